@@ -1,0 +1,46 @@
+"""botarena: bot-programming contest games as batched multi-agent RL environments.
+
+``botarena.parallel_env(env_id, **config)`` (PettingZoo ParallelEnv),
+``botarena.env(env_id, **config)`` (AEC), ``botarena.vector_env(env_id, num_envs, ...)``
+(a Stable-Baselines3 VecEnv over every agent slot; needs ``botarena[train]``) and
+``botarena.gymnasium_vector_env(...)`` (a Gymnasium VectorEnv).  Importing botarena imports
+neither torch, SB3 nor pygame.
+"""
+from importlib import import_module
+
+__version__ = "0.1.0"
+
+ENV_IDS = ("paint_v0",)
+
+
+def env_module(env_id):
+    """The module of ``env_id`` (e.g. ``botarena.envs.paint_v0``)."""
+    if env_id not in ENV_IDS:
+        raise ValueError(f"unknown env id {env_id!r}; known: {', '.join(ENV_IDS)}")
+    return import_module(f"botarena.envs.{env_id}")
+
+
+def parallel_env(env_id, render_mode=None, **config):
+    return env_module(env_id).parallel_env(render_mode=render_mode, **config)
+
+
+def env(env_id, render_mode=None, **config):
+    return env_module(env_id).env(render_mode=render_mode, **config)
+
+
+def game(env_id, num_envs=1, **config):
+    """The raw batched game (``BatchedGame``) of ``num_envs`` envs."""
+    module = env_module(env_id)
+    return module.Game(module.Config(**config), num_envs)
+
+
+def vector_env(env_id, num_envs, **kwargs):
+    """An SB3 ``VecEnv`` over the agent slots of ``num_envs`` envs (see wrappers.sb3)."""
+    from .wrappers.sb3 import make_vec_env
+    return make_vec_env(env_id, num_envs, **kwargs)
+
+
+def gymnasium_vector_env(env_id, num_envs, **kwargs):
+    """A Gymnasium ``VectorEnv`` over the agent slots of ``num_envs`` envs."""
+    from .wrappers.gymnasium_vector import SlotVectorEnv
+    return SlotVectorEnv(env_id, num_envs, **kwargs)

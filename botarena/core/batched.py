@@ -1,0 +1,155 @@
+"""The batched-game contract: E envs of one game, advanced by its jitted kernels.
+
+A game supplies a subclass of ``BatchedGame`` that builds its state, its kernel
+parameters and its spaces, and names its kernels.  Every front-end (the PettingZoo
+env, the vector envs, the renderers, the arena) drives the game only through this
+class, so the rules live in one place.
+
+Kernel contract (each game's ``kernel.py``; ``s`` the state tuple, ``p`` the params):
+
+``reset(s, p, env_mask, obs, masks)``
+    start a new game in every env ``e`` with ``env_mask[e]`` (drawing from the env's own
+    RNG) and write its observations and action masks.
+``step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs)``
+    play one turn in every env that is not over: ``actions[e, a]``, then rewards and end
+    flags, observations and masks.  With ``autoreset``, an env that ends writes its last
+    observations to ``final_obs[e]`` and starts a new game at once.
+
+Both come as serial and threaded twins; the threaded one is used from
+``PARALLEL_MIN_ENVS`` envs on when numba has more than one thread.  Every state has
+``rng`` (``uint64[E, NUM_STREAMS]``), ``scores`` (``int32[E, A]``), ``over``
+(``bool[E]``) and ``steps`` (``int32[E]``).
+"""
+from abc import ABC, abstractmethod
+
+import numba
+import numpy as np
+
+from . import rng as rng_module
+from .jit import FastCall
+
+PARALLEL_MIN_ENVS = 256
+OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
+
+
+def env_seeds(seed, count):
+    """Per-env seeds: ``seed + i`` for env ``i`` (fresh entropy when ``seed`` is None)."""
+    if seed is None:
+        seed = rng_module.fresh_seed()
+    if isinstance(seed, (int, np.integer)):
+        return [int(seed) + i for i in range(count)]
+    seeds = [int(x) for x in seed]
+    if len(seeds) != count:
+        raise ValueError(f"got {len(seeds)} seeds for {count} envs")
+    return seeds
+
+
+class BatchedGame(ABC):
+    """E envs of one game.  Subclasses set ``agent_prefix`` and ``kernels`` and implement
+    ``make_state``, ``make_params``, ``observation_shape``, ``num_actions``,
+    ``snapshot``, ``render_ansi``, ``render_rgb`` and ``global_state``."""
+
+    agent_prefix = "player"
+    kernels = None  # module with reset, reset_parallel, step, step_parallel
+
+    def __init__(self, config, num_envs=1, threads=None):
+        if int(num_envs) < 1:
+            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
+        self.config = config
+        self.num_envs = int(num_envs)
+        self.num_agents = self.agent_count()
+        self.possible_agents = tuple(f"{self.agent_prefix}_{i}" for i in range(self.num_agents))
+        self.state = self.make_state(self.num_envs)
+        self.params = self.make_params()
+        E, A = self.num_envs, self.num_agents
+        obs_dtype = OBS_DTYPES[config.obs_dtype]
+        self.obs = np.zeros((E, A) + self.observation_shape(), dtype=obs_dtype)
+        self.final_obs = np.zeros_like(self.obs)
+        self.masks = np.zeros((E, A, self.num_actions()), dtype=np.bool_)
+        self.actions = np.zeros((E, A), dtype=np.int64)
+        self.rewards = np.zeros((E, A), dtype=np.float32)
+        self.terminated = np.zeros((E, A), dtype=np.bool_)
+        self.truncated = np.zeros((E, A), dtype=np.bool_)
+        self._env_mask = np.zeros(E, dtype=np.bool_)
+        threaded = self.num_envs >= PARALLEL_MIN_ENVS and numba.get_num_threads() > 1
+        if threads is not None:
+            threaded = bool(threads)
+        k = self.kernels
+        self._reset = FastCall(k.reset_parallel if threaded else k.reset)
+        self._step = FastCall(k.step_parallel if threaded else k.step)
+
+    # -- driving -------------------------------------------------------------------
+    def reset(self, seed=None, env_ids=None):
+        """Start new games in ``env_ids`` (all by default); env ``env_ids[i]`` is seeded
+        ``seed + i`` (or ``seed[i]`` for a sequence), from fresh entropy if None."""
+        ids = np.arange(self.num_envs) if env_ids is None else np.asarray(env_ids, dtype=np.int64)
+        rng_module.seed_rows(self.state.rng, ids, env_seeds(seed, len(ids)))
+        self._env_mask[:] = False
+        self._env_mask[ids] = True
+        self._reset(self.state, self.params, self._env_mask, self.obs, self.masks)
+        self.rewards[ids] = 0.0
+        self.terminated[ids] = False
+        self.truncated[ids] = False
+
+    def step(self, actions=None, autoreset=False):
+        """One turn in every env that is not over, with ``actions`` (or ``self.actions``)."""
+        if actions is not None:
+            self.actions[...] = actions
+        self._step(self.state, self.params, self.actions, bool(autoreset), self.rewards,
+                   self.terminated, self.truncated, self.obs, self.masks, self.final_obs)
+
+    @property
+    def over(self):
+        """``bool[E]``: the env's game has ended (or been truncated)."""
+        return self.state.over
+
+    @property
+    def scores(self):
+        return self.state.scores
+
+    def copy_env(self, src, dst):
+        """Copy env ``src``'s whole state onto env ``dst`` (same game and config)."""
+        for field in self.state:
+            field[dst] = field[src]
+
+    # -- what each game supplies ----------------------------------------------------
+    @abstractmethod
+    def agent_count(self):
+        """Number of agents per env."""
+
+    @abstractmethod
+    def make_state(self, num_envs):
+        """The state tuple of ``num_envs`` envs (the game's ``state.alloc``)."""
+
+    @abstractmethod
+    def make_params(self):
+        """The kernel parameters: a named tuple of scalars and read-only arrays."""
+
+    @abstractmethod
+    def observation_shape(self):
+        """Shape of one agent's observation."""
+
+    @abstractmethod
+    def num_actions(self):
+        """Number of discrete actions (length of an action mask)."""
+
+    @abstractmethod
+    def snapshot(self, e=0):
+        """A dict of copies of env ``e``'s raw state (documented keys)."""
+
+    @abstractmethod
+    def render_ansi(self, e=0):
+        """Env ``e`` as text."""
+
+    @abstractmethod
+    def render_rgb(self, e=0):
+        """Env ``e`` as an ``uint8[H, W, 3]`` picture."""
+
+    @abstractmethod
+    def global_state(self, e=0):
+        """Env ``e``'s whole state as one tensor, in absolute (not per-agent) terms."""
+
+    @property
+    @abstractmethod
+    def global_state_space(self):
+        """The Box of ``global_state``."""

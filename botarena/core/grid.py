@@ -1,0 +1,49 @@
+"""Grids: the 8 compass directions, bounds checks and ASCII board parsing."""
+import numpy as np
+from numba import njit
+
+DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+# (d_row, d_col) of each direction, in DIRECTION_NAMES order: clockwise from north.
+DIRECTIONS = np.array(
+    [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)], dtype=np.int64
+)
+NUM_DIRECTIONS = len(DIRECTION_NAMES)
+
+
+@njit(cache=True)
+def in_bounds(row, col, height, width):
+    return 0 <= row < height and 0 <= col < width
+
+
+def parse_ascii(text, allowed, what="board"):
+    """Split an ASCII board into rows and check it.
+
+    ``text`` is a string (one row per line) or a sequence of row strings; blank lines
+    around the board and trailing spaces are ignored.  Raises ``ValueError`` naming the
+    first bad row or character.
+    """
+    if isinstance(text, str):
+        lines = text.splitlines()
+    else:
+        lines = [str(row) for row in text]
+    rows = [line.rstrip() for line in lines]
+    while rows and not rows[0]:
+        rows.pop(0)
+    while rows and not rows[-1]:
+        rows.pop()
+    if not rows:
+        raise ValueError(f"the {what} is empty")
+    width = len(rows[0])
+    for r, row in enumerate(rows):
+        if len(row) != width:
+            raise ValueError(
+                f"the {what} is not rectangular: row {r} has {len(row)} characters, "
+                f"row 0 has {width}"
+            )
+        for c, ch in enumerate(row):
+            if ch not in allowed:
+                raise ValueError(
+                    f"unknown character {ch!r} at row {r}, column {c} of the {what}; "
+                    f"allowed: {''.join(sorted(set(allowed)))}"
+                )
+    return rows

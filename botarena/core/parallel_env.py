@@ -1,0 +1,134 @@
+"""One PettingZoo ``ParallelEnv`` for every game: a ``BatchedGame`` with a single env.
+
+Per step it validates the actions, calls the game's step kernel once and builds the
+dicts.  Observations are copies (safe to keep); ``infos[agent]`` holds ``score`` (the
+game's own score) and ``action_mask`` (bool array, also from ``action_mask(agent)``).
+An agent that sends no action plays action 0 (the games' no-op).  Stepping after the
+game ended raises ``RuntimeError``; unknown agents and bad actions raise ``ValueError``
+or ``TypeError`` before anything changes.
+"""
+import operator
+
+import numpy as np
+from pettingzoo import ParallelEnv
+
+from .window import HumanWindow
+
+RENDER_MODES = ("human", "ansi", "rgb_array")
+
+
+class BatchedParallelEnv(ParallelEnv):
+    """``BatchedParallelEnv(game_cls, name, render_mode=None, **config)``."""
+
+    def __init__(self, game_cls, config, name, render_mode=None):
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
+        self.game = game_cls(config, num_envs=1)
+        self.metadata = {"name": name, "render_modes": list(RENDER_MODES),
+                         "is_parallelizable": True, "render_fps": 8}
+        self.render_mode = render_mode
+        self.possible_agents = list(self.game.possible_agents)
+        self.agents = []
+        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._obs_space = self.game.observation_space
+        self._act_space = self.game.action_space
+        self._num_actions = self.game.num_actions()
+        self._window = None
+
+    @property
+    def config(self):
+        return self.game.config
+
+    def observation_space(self, agent):
+        self._check_agent(agent)
+        return self._obs_space
+
+    def action_space(self, agent):
+        self._check_agent(agent)
+        return self._act_space
+
+    @property
+    def state_space(self):
+        return self.game.global_state_space
+
+    def state(self):
+        return self.game.global_state(0)
+
+    def _check_agent(self, agent):
+        if agent not in self._index:
+            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+
+    def action_mask(self, agent):
+        self._check_agent(agent)
+        return self.game.masks[0, self._index[agent]].copy()
+
+    def _infos(self):
+        scores, masks = self.game.scores[0], self.game.masks[0]
+        index = self._index
+        return {agent: {"score": int(scores[index[agent]]), "action_mask": masks[index[agent]].copy()}
+                for agent in self.agents}
+
+    def reset(self, seed=None, options=None):
+        self.game.reset(seed)
+        self.agents = list(self.possible_agents)
+        obs = self.game.obs[0]
+        if self.render_mode == "human":
+            self.render()
+        return {agent: obs[i].copy() for i, agent in enumerate(self.agents)}, self._infos()
+
+    def _action_index(self, agent, action):
+        try:
+            value = operator.index(action)
+        except TypeError:
+            raise TypeError(f"action for {agent!r} must be an int, got {action!r}") from None
+        if not 0 <= value < self._num_actions:
+            raise ValueError(f"action for {agent!r} must be in [0, {self._num_actions}), got {value}")
+        return value
+
+    def step(self, actions):
+        if not self.agents:
+            raise RuntimeError("step() called on an env whose game has ended (or was never "
+                               "reset): call reset() first")
+        row = self.game.actions[0]
+        chosen = np.zeros_like(row)
+        for agent, action in actions.items():
+            if agent not in self._index:
+                self._check_agent(agent)
+            chosen[self._index[agent]] = self._action_index(agent, action)
+        row[:] = chosen
+        game = self.game
+        game.step()
+        live = self.agents
+        obs, rew, term, trunc = game.obs[0], game.rewards[0], game.terminated[0], game.truncated[0]
+        index = self._index
+        observations = {a: obs[index[a]].copy() for a in live}
+        rewards = {a: float(rew[index[a]]) for a in live}
+        terminations = {a: bool(term[index[a]]) for a in live}
+        truncations = {a: bool(trunc[index[a]]) for a in live}
+        infos = self._infos()
+        self.agents = [a for a in live if not (terminations[a] or truncations[a])]
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "ansi":
+            return self.game.render_ansi(0)
+        frame = self.game.render_rgb(0)
+        if self.render_mode == "rgb_array":
+            return frame
+        if self._window is None:
+            self._window = HumanWindow(self.metadata["name"], self.metadata["render_fps"])
+        self._window.show(frame)
+        return None
+
+    def close(self):
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def snapshot(self):
+        """Copies of the raw state (the game's documented snapshot keys)."""
+        return self.game.snapshot(0)

@@ -1,0 +1,1 @@
+"""The games.  Each ``<game>_v<N>`` module is one registered env id."""

@@ -1,0 +1,72 @@
+"""Paint's configuration: one frozen dataclass; every value the rules use is here."""
+from dataclasses import dataclass
+from typing import Optional
+
+from ...core.batched import OBS_DTYPES
+from ...core.rewards import REWARD_MODES
+
+TURNS_PER_COLUMN = 10  # the original boards last 10 turns per column (10x10: 100, 5x11: 110)
+RANDOM_BOARD = "random"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings of a paint game.
+
+    board: a bundled board name ("10x10", "5x11", "7x13", "7x13b"), an ASCII board (a
+        string with one row per line, or a list of rows), a path to a file holding one, or
+        "random" for a new generated board at every reset.
+    width, height, num_players, obstacle_density, symmetric: the generator's settings
+        (used with board="random").  symmetric=True mirrors obstacles and start squares
+        through the centre (player 2k+1 starts opposite player 2k); an odd player count
+        then needs odd width and height (the last player starts in the centre).
+    max_turns: turns per game; None takes the bundled board's own, else 10 x width.
+    reward: "score" (change of own square count), "zero_sum" (change of the margin over
+        the best opponent) or "win_loss" (+1/0/-1 at the end).
+    obs_dtype: "uint8" (planes 0/1, time left 0..255) or "float32" (all in [0, 1]).
+    max_steps: truncate an episode after this many steps (None: play to the end).
+    """
+    board: object = "10x10"
+    width: int = 10
+    height: int = 10
+    num_players: int = 2
+    obstacle_density: float = 0.0
+    symmetric: bool = True
+    max_turns: Optional[int] = None
+    reward: str = "score"
+    obs_dtype: str = "uint8"
+    max_steps: Optional[int] = None
+
+    def __post_init__(self):
+        if self.reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {self.reward!r}")
+        if self.obs_dtype not in OBS_DTYPES:
+            raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {self.obs_dtype!r}")
+        for name in ("max_turns", "max_steps"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+        if self.board == RANDOM_BOARD:
+            self._check_generator()
+
+    def _check_generator(self):
+        for name in ("width", "height", "num_players"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if self.width * self.height < 2:
+            raise ValueError("a board needs at least 2 squares")
+        if self.num_players < 2:
+            raise ValueError(f"paint needs at least 2 players, got {self.num_players}")
+        if self.num_players > self.width * self.height:
+            raise ValueError(
+                f"{self.num_players} players do not fit on a {self.height}x{self.width} board "
+                f"({self.width * self.height} squares)"
+            )
+        if not 0.0 <= self.obstacle_density < 1.0:
+            raise ValueError(f"obstacle_density must be in [0, 1), got {self.obstacle_density!r}")
+        if self.symmetric and self.num_players % 2 == 1 and (self.width % 2 == 0 or self.height % 2 == 0):
+            raise ValueError(
+                "symmetric boards with an odd number of players need odd width and height "
+                "(the odd player starts in the centre); use symmetric=False"
+            )

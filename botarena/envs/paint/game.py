@@ -1,0 +1,109 @@
+"""``PaintGame``: paint's state, params and spaces for the batched-game contract."""
+import numpy as np
+from gymnasium import spaces
+
+from ...core.batched import BatchedGame
+from ...core.rewards import REWARD_MODES
+from . import kernel, render
+from .bots import BOTS
+from .config import RANDOM_BOARD, TURNS_PER_COLUMN, Config
+from .constants import NUM_ACTIONS, NUM_PLANES, OBSTACLE, TIME_LEFT_FULL
+from .maps import board_rows, parse_board
+from .state import alloc
+
+
+class PaintGame(BatchedGame):
+    """E paint games.  ``PaintGame(Config(...), num_envs)``."""
+
+    agent_prefix = "player"
+    kernels = kernel
+    bots = BOTS
+
+    def __init__(self, config=None, num_envs=1, threads=None):
+        config = Config() if config is None else config
+        if config.board == RANDOM_BOARD:
+            self.height, self.width = config.height, config.width
+            self._players = config.num_players
+            self._template = None
+            turns = None
+        else:
+            rows, turns = board_rows(config.board)
+            self._template = parse_board(rows)
+            self.height, self.width = self._template[0].shape
+            self._players = len(self._template[1])
+        self.max_turns = config.max_turns or turns or TURNS_PER_COLUMN * self.width
+        super().__init__(config, num_envs, threads)
+        high = TIME_LEFT_FULL[config.obs_dtype]
+        self.observation_space = spaces.Box(0, high, self.observation_shape(), dtype=self.obs.dtype)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+
+    def agent_count(self):
+        return self._players
+
+    def make_state(self, num_envs):
+        return alloc(num_envs, self.height, self.width, self._players)
+
+    def make_params(self):
+        c = self.config
+        if self._template is None:
+            colour = np.zeros((self.height, self.width), dtype=np.int16)
+            positions = np.zeros((self._players, 2), dtype=np.int16)
+        else:
+            colour, positions = self._template
+        return kernel.Params(
+            colour=colour, positions=positions, generate=self._template is None,
+            num_players=self._players, obstacle_density=float(c.obstacle_density),
+            symmetric=bool(c.symmetric), max_turns=int(self.max_turns),
+            reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
+            time_full=float(TIME_LEFT_FULL[c.obs_dtype]),
+            time_round=0.5 if c.obs_dtype == "uint8" else 0.0,
+            alive=np.ones(self._players, dtype=np.bool_),
+        )
+
+    def observation_shape(self):
+        return (NUM_PLANES, self.height, self.width)
+
+    def num_actions(self):
+        return NUM_ACTIONS
+
+    # -- views of one env ------------------------------------------------------------
+    def snapshot(self, e=0):
+        """Copies of env e: ``board`` (ASCII rows), ``colour`` (int16 grid: 0 neutral,
+        -1 obstacle, p+1 player p), ``positions`` ([A, 2] row, col), ``scores``,
+        ``turns_left``, ``steps``, ``over``, ``rng``."""
+        s = self.state
+        return {
+            "board": render.board_rows(s.colour[e], s.positions[e]),
+            "colour": s.colour[e].copy(),
+            "positions": s.positions[e].copy(),
+            "scores": s.scores[e].copy(),
+            "turns_left": int(s.turns_left[e]),
+            "steps": int(s.steps[e]),
+            "over": bool(s.over[e]),
+            "rng": s.rng[e].copy(),
+        }
+
+    def render_ansi(self, e=0):
+        s = self.state
+        return render.ansi(s.colour[e], s.positions[e], s.turns_left[e], s.scores[e])
+
+    def render_rgb(self, e=0):
+        return render.rgb(self.state.colour[e], self.state.positions[e])
+
+    @property
+    def global_state_space(self):
+        A = self.num_agents
+        return spaces.Box(0.0, 1.0, (2 * A + 2, self.height, self.width), dtype=np.float32)
+
+    def global_state(self, e=0):
+        """float32 planes: each player's colour (A), obstacles, each player's avatar (A),
+        and the fraction of turns left."""
+        s, A = self.state, self.num_agents
+        out = np.zeros(self.global_state_space.shape, dtype=np.float32)
+        colour = s.colour[e]
+        for a in range(A):
+            out[a] = colour == a + 1
+            out[A + 1 + a, s.positions[e, a, 0], s.positions[e, a, 1]] = 1.0
+        out[A] = colour == OBSTACLE
+        out[2 * A + 1] = s.turns_left[e] / self.max_turns
+        return out
