@@ -13,7 +13,7 @@ nothing scores, it walks towards the nearest square that is not its own.
 import numpy as np
 from numba import njit
 
-from ...core.grid import DIRECTIONS, in_bounds
+from ...core.grid import DIRECTIONS
 from ...core.rng import AGENT, randint
 from .constants import FIRST_SHOOT, FIRST_WALK, NUM_ACTIONS, OBSTACLE
 from .rules import legal_actions, shot_range, walkable
@@ -28,7 +28,7 @@ def random(s, p, env_ids, agent_ids, out):
     legal = np.empty(NUM_ACTIONS, dtype=np.bool_)
     for i in range(env_ids.shape[0]):
         e, a = env_ids[i], agent_ids[i]
-        legal_actions(s, e, a, legal)
+        legal_actions(s.colour[e], s.positions[e], a, legal)
         k = randint(s.rng, e, AGENT, legal.sum())
         for act in range(NUM_ACTIONS):
             if legal[act]:
@@ -39,56 +39,53 @@ def random(s, p, env_ids, agent_ids, out):
 
 
 @njit(cache=True)
-def _gain(s, e, a, row, col):
-    colour = s.colour[e, row, col]
-    if colour == a + 1 or colour == OBSTACLE:
+def _gain(colour, a, row, col):
+    value = colour[row, col]
+    if value == a + 1 or value == OBSTACLE:
         return 0
-    return GAIN_NEUTRAL if colour == 0 else GAIN_OPPONENT
+    return GAIN_NEUTRAL if value == 0 else GAIN_OPPONENT
 
 
 @njit(cache=True)
-def _avatar_at(s, e, row, col):
-    for b in range(s.positions.shape[1]):
-        if s.positions[e, b, 0] == row and s.positions[e, b, 1] == col:
+def _avatar_at(positions, row, col):
+    for b in range(positions.shape[0]):
+        if positions[b, 0] == row and positions[b, 1] == col:
             return True
     return False
 
 
 @njit(cache=True)
-def _action_value(s, e, a, act):
-    row, col = s.positions[e, a, 0], s.positions[e, a, 1]
-    height, width = s.colour.shape[1], s.colour.shape[2]
+def _action_value(colour, positions, a, act):
+    row, col = positions[a, 0], positions[a, 1]
     if act >= FIRST_SHOOT:
         d = act - FIRST_SHOOT
         value = 0
-        for _ in range(shot_range(s, e, a, d)):
+        for _ in range(shot_range(colour, positions, a, d)):
             row += DIRECTIONS[d, 0]
             col += DIRECTIONS[d, 1]
-            if not in_bounds(row, col, height, width) or s.colour[e, row, col] == OBSTACLE \
-                    or _avatar_at(s, e, row, col):
+            if not walkable(colour, row, col) or _avatar_at(positions, row, col):
                 break
-            value += _gain(s, e, a, row, col)
+            value += _gain(colour, a, row, col)
         return value
     d = act - FIRST_WALK
     row += DIRECTIONS[d, 0]
     col += DIRECTIONS[d, 1]
-    if _avatar_at(s, e, row, col):
+    if _avatar_at(positions, row, col):
         return 0
-    return _gain(s, e, a, row, col)
+    return _gain(colour, a, row, col)
 
 
 @njit(cache=True)
-def _walk_towards_unowned(s, e, a):
+def _walk_towards_unowned(colour, positions, a, first, queue):
     """First walk of a shortest path to the nearest square not of player a's colour
-    (STAY if there is none).  bfs_dist holds 1 + the first walk's direction."""
-    height, width = s.colour.shape[1], s.colour.shape[2]
-    first, queue = s.bfs_dist[e], s.bfs_queue[e]
+    (STAY if there is none).  ``first`` holds 1 + the first walk's direction."""
+    width = colour.shape[1]
     first[:] = 0
-    row, col = s.positions[e, a, 0], s.positions[e, a, 1]
+    row, col = positions[a, 0], positions[a, 1]
     head, tail = 0, 0
     for d in range(DIRECTIONS.shape[0]):
         nr, nc = row + DIRECTIONS[d, 0], col + DIRECTIONS[d, 1]
-        if walkable(s, e, nr, nc) and first[nr, nc] == 0:
+        if walkable(colour, nr, nc):
             first[nr, nc] = d + 1
             queue[tail] = nr * width + nc
             tail += 1
@@ -96,11 +93,11 @@ def _walk_towards_unowned(s, e, a):
         i = queue[head]
         head += 1
         r, c = i // width, i % width
-        if s.colour[e, r, c] != a + 1:
+        if colour[r, c] != a + 1:
             return FIRST_WALK + first[r, c] - 1
         for d in range(DIRECTIONS.shape[0]):
             nr, nc = r + DIRECTIONS[d, 0], c + DIRECTIONS[d, 1]
-            if walkable(s, e, nr, nc) and first[nr, nc] == 0 and not (nr == row and nc == col):
+            if walkable(colour, nr, nc) and first[nr, nc] == 0 and not (nr == row and nc == col):
                 first[nr, nc] = first[r, c]
                 queue[tail] = nr * width + nc
                 tail += 1
@@ -113,19 +110,22 @@ def greedy(s, p, env_ids, agent_ids, out):
     legal = np.empty(NUM_ACTIONS, dtype=np.bool_)
     for i in range(env_ids.shape[0]):
         e, a = env_ids[i], agent_ids[i]
-        legal_actions(s, e, a, legal)
+        colour, positions = s.colour[e], s.positions[e]
+        legal_actions(colour, positions, a, legal)
         best, best_value, ties = 0, 0, 0
         for act in range(1, NUM_ACTIONS):
             if not legal[act]:
                 continue
-            value = _action_value(s, e, a, act)
+            value = _action_value(colour, positions, a, act)
             if value > best_value:
                 best, best_value, ties = act, value, 1
             elif value == best_value and value > 0:
                 ties += 1
                 if randint(s.rng, e, AGENT, ties) == 0:
                     best = act
-        out[i] = best if best_value > 0 else _walk_towards_unowned(s, e, a)
+        if best_value == 0:
+            best = _walk_towards_unowned(colour, positions, a, s.bfs_dist[e], s.bfs_queue[e])
+        out[i] = best
 
 
 BOTS = {"random": random, "greedy": greedy}

@@ -24,18 +24,18 @@ Params = namedtuple("Params", [
 @njit(cache=True)
 def reset_env(s, p, e):
     """A new game in env e: the board template or a generated board, full turns."""
-    height, width = s.colour.shape[1], s.colour.shape[2]
     if p.generate:
-        generate_board(s, e, height, width, p.num_players, p.obstacle_density, p.symmetric)
+        generate_board(s, e, p.num_players, p.obstacle_density, p.symmetric)
     else:
         s.colour[e] = p.colour
         s.positions[e] = p.positions
-    s.scores[e] = 0
-    for r in range(height):
-        for c in range(width):
-            if s.colour[e, r, c] > 0:
-                s.scores[e, s.colour[e, r, c] - 1] += 1
-    s.prev_scores[e] = s.scores[e]
+    colour, scores = s.colour[e], s.scores[e]
+    scores[:] = 0
+    for r in range(colour.shape[0]):
+        for c in range(colour.shape[1]):
+            if colour[r, c] > 0:
+                scores[colour[r, c] - 1] += 1
+    s.prev_scores[e] = scores
     s.turns_left[e] = p.max_turns
     s.steps[e] = 0
     s.over[e] = False
@@ -43,27 +43,38 @@ def reset_env(s, p, e):
     s.occupancy[e] = 0
 
 
+# plane indices as plain ints (numba indexes with IntEnum members more slowly)
+OWN_PAINT, OPPONENT_PAINT, OBSTACLE_PLANE, OWN_AVATAR, OPPONENT_AVATAR, TIME_LEFT = (
+    int(Plane.OWN_PAINT), int(Plane.OPPONENT_PAINT), int(Plane.OBSTACLE), int(Plane.OWN_AVATAR),
+    int(Plane.OPPONENT_AVATAR), int(Plane.TIME_LEFT))
+
+
 @njit(cache=True)
 def observe_env(s, p, e, obs, masks):
-    """Every player's planes (``obs[a]``, see constants.Plane) and action mask of env e."""
+    """Every player's planes (``obs[a]``, see constants.Plane) and action mask of env e.
+
+    The loop runs over the flattened board so that it compiles to vector stores."""
     height, width = s.colour.shape[1], s.colour.shape[2]
-    time_left = p.time_full * s.turns_left[e] / p.max_turns + p.time_round
-    for a in range(s.positions.shape[1]):
+    n = height * width
+    colour, positions = s.colour[e], s.positions[e]
+    flat = colour.reshape(n)
+    for a in range(positions.shape[0]):
         me = a + 1
-        o = obs[a]
-        for r in range(height):
-            for c in range(width):
-                colour = s.colour[e, r, c]
-                o[Plane.OWN_PAINT, r, c] = colour == me
-                o[Plane.OPPONENT_PAINT, r, c] = colour > 0 and colour != me
-                o[Plane.OBSTACLE, r, c] = colour == OBSTACLE
-                o[Plane.OWN_AVATAR, r, c] = 0
-                o[Plane.OPPONENT_AVATAR, r, c] = 0
-                o[Plane.TIME_LEFT, r, c] = time_left
-        for b in range(s.positions.shape[1]):
-            plane = Plane.OWN_AVATAR if b == a else Plane.OPPONENT_AVATAR
-            o[plane, s.positions[e, b, 0], s.positions[e, b, 1]] = 1
-        legal_actions(s, e, a, masks[a])
+        planes = obs[a].reshape(obs.shape[1], n)
+        planes[TIME_LEFT, 0] = p.time_full * s.turns_left[e] / p.max_turns + p.time_round
+        time_left = planes[TIME_LEFT, 0]   # cast once to the obs dtype, outside the loop
+        for i in range(n):
+            value = flat[i]
+            planes[OWN_PAINT, i] = value == me
+            planes[OPPONENT_PAINT, i] = (value > 0) & (value != me)
+            planes[OBSTACLE_PLANE, i] = value == OBSTACLE
+            planes[OWN_AVATAR, i] = 0
+            planes[OPPONENT_AVATAR, i] = 0
+            planes[TIME_LEFT, i] = time_left
+        for b in range(positions.shape[0]):
+            i = positions[b, 0] * width + positions[b, 1]
+            planes[OWN_AVATAR if b == a else OPPONENT_AVATAR, i] = 1
+        legal_actions(colour, positions, a, masks[a])
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
-from ...core.grid import in_bounds, parse_ascii
+from ...core.grid import DIRECTIONS, in_bounds, parse_ascii
 from ...core.rng import GAME, randint, uniform
 from .constants import (CHAR_AVATAR, CHAR_NEUTRAL, CHAR_OBSTACLE, CHAR_PAINT, NEUTRAL,
                         OBSTACLE)
@@ -81,9 +81,9 @@ def parse_board(rows):
 
 
 @njit(cache=True)
-def _connected(s, e, height, width):
-    """Whether all non-obstacle squares of env e form one 8-connected region."""
-    colour, queue, seen = s.colour[e], s.bfs_queue[e], s.bfs_dist[e]
+def _connected(colour, queue, seen):
+    """Whether all non-obstacle squares form one 8-connected region."""
+    height, width = colour.shape
     seen[:] = 0
     free, start = 0, -1
     for i in range(height * width):
@@ -100,85 +100,83 @@ def _connected(s, e, height, width):
         i = queue[head]
         head += 1
         r, c = i // width, i % width
-        for dr in range(-1, 2):
-            for dc in range(-1, 2):
-                nr, nc = r + dr, c + dc
-                if in_bounds(nr, nc, height, width) and seen[nr, nc] == 0 \
-                        and colour[nr, nc] != OBSTACLE:
-                    seen[nr, nc] = 1
-                    queue[tail] = nr * width + nc
-                    tail += 1
+        for d in range(DIRECTIONS.shape[0]):
+            nr, nc = r + DIRECTIONS[d, 0], c + DIRECTIONS[d, 1]
+            if in_bounds(nr, nc, height, width) and seen[nr, nc] == 0 \
+                    and colour[nr, nc] != OBSTACLE:
+                seen[nr, nc] = 1
+                queue[tail] = nr * width + nc
+                tail += 1
     return tail == free
 
 
 @njit(cache=True)
-def _place_obstacles(s, e, height, width, density, symmetric, keep_centre):
-    colour = s.colour[e]
+def _place_obstacles(colour, rng, e, density, symmetric, keep_centre):
+    height, width = colour.shape
     colour[:] = NEUTRAL
     for i in range(height * width):
         mirror = height * width - 1 - i
-        if symmetric and i > mirror:
+        if (symmetric and i > mirror) or (keep_centre and i == mirror):
             continue
-        if keep_centre and i == mirror:
-            continue
-        if uniform(s.rng, e, GAME) < density:
+        if uniform(rng, e, GAME) < density:
             colour[i // width, i % width] = OBSTACLE
             if symmetric:
                 colour[mirror // width, mirror % width] = OBSTACLE
 
 
 @njit(cache=True)
-def _start_candidates(s, e, height, width, symmetric):
-    """Fill env e's bfs_queue with the squares a start may be drawn from; return how many.
+def _start_candidates(colour, symmetric, out):
+    """Fill ``out`` with the flat squares a start may be drawn from; return how many.
 
     These are the free squares, and on symmetric boards only the first of each mirror pair
     (the centre excluded), so that a drawn square's mirror is free and untaken too."""
+    height, width = colour.shape
     count = 0
     for i in range(height * width):
         mirror = height * width - 1 - i
-        if s.colour[e, i // width, i % width] == OBSTACLE or (symmetric and i >= mirror):
+        if colour[i // width, i % width] == OBSTACLE or (symmetric and i >= mirror):
             continue
-        s.bfs_queue[e, count] = i
+        out[count] = i
         count += 1
     return count
 
 
 @njit(cache=True)
-def generate_board(s, e, height, width, num_players, density, symmetric):
+def generate_board(s, e, num_players, density, symmetric):
     """A random board in env e: connected free squares, start squares painted.
 
     With ``symmetric``, obstacles are point-symmetric through the centre and player 2k+1
     starts on the mirror square of player 2k (an odd last player in the centre).  After
     GENERATOR_ATTEMPTS boards that are disconnected or too full, the board is left empty.
     """
+    colour, positions, queue, seen = s.colour[e], s.positions[e], s.bfs_queue[e], s.bfs_dist[e]
+    height, width = colour.shape
     odd_centre = symmetric and num_players % 2 == 1
     draws = (num_players // 2) if symmetric else num_players
     for _ in range(GENERATOR_ATTEMPTS):
-        _place_obstacles(s, e, height, width, density, symmetric, odd_centre)
-        if _connected(s, e, height, width) and \
-                _start_candidates(s, e, height, width, symmetric) >= draws:
+        _place_obstacles(colour, s.rng, e, density, symmetric, odd_centre)
+        if _connected(colour, queue, seen) and _start_candidates(colour, symmetric, queue) >= draws:
             break
     else:
-        s.colour[e] = NEUTRAL
-    count = _start_candidates(s, e, height, width, symmetric)
-    candidates = s.bfs_queue[e]
+        colour[:] = NEUTRAL
+    count = _start_candidates(colour, symmetric, queue)
     if odd_centre:
         centre = (height * width - 1) // 2
-        s.positions[e, num_players - 1, 0] = centre // width
-        s.positions[e, num_players - 1, 1] = centre % width
+        positions[num_players - 1, 0] = centre // width
+        positions[num_players - 1, 1] = centre % width
     p = 0
     for _ in range(draws):
         k = randint(s.rng, e, GAME, count)
-        i = candidates[k]
-        candidates[k] = candidates[count - 1]
+        i = queue[k]
+        queue[k] = queue[count - 1]
         count -= 1
-        s.positions[e, p, 0] = i // width
-        s.positions[e, p, 1] = i % width
+        positions[p, 0] = i // width
+        positions[p, 1] = i % width
         p += 1
         if symmetric:
             mirror = height * width - 1 - i
-            s.positions[e, p, 0] = mirror // width
-            s.positions[e, p, 1] = mirror % width
+            positions[p, 0] = mirror // width
+            positions[p, 1] = mirror % width
             p += 1
     for q in range(num_players):
-        s.colour[e, s.positions[e, q, 0], s.positions[e, q, 1]] = q + 1
+        colour[positions[q, 0], positions[q, 1]] = q + 1

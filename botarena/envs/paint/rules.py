@@ -15,7 +15,9 @@ A turn (``play_turn``) runs, in the seed's order:
                        a shot whose range is spent stops;
 6. ``end_turn``        turns_left decreases; the game ends at 0.
 
-Functions take the state tuple ``s`` and the env index ``e``.
+Phases take the state tuple ``s`` and the env index ``e`` and bind that env's arrays
+once (reading ``s.field`` inside a loop costs numba a reference count each time); the
+helpers take those arrays.
 """
 from numba import njit
 
@@ -25,48 +27,54 @@ from .constants import (FIRST_SHOOT, FIRST_WALK, NEUTRAL, NO_SHOT, NUM_ACTIONS, 
 
 
 @njit(cache=True)
-def paint(s, e, row, col, colour):
-    """Give square (row, col) the colour ``colour`` (player + 1), keeping the scores."""
-    old = s.colour[e, row, col]
-    if old != colour:
+def paint(colour, scores, row, col, value):
+    """Give square (row, col) the colour ``value`` (player + 1), keeping the scores."""
+    old = colour[row, col]
+    if old != value:
         if old > NEUTRAL:
-            s.scores[e, old - 1] -= 1
-        s.scores[e, colour - 1] += 1
-        s.colour[e, row, col] = colour
+            scores[old - 1] -= 1
+        scores[value - 1] += 1
+        colour[row, col] = value
 
 
 @njit(cache=True)
-def walkable(s, e, row, col):
-    height, width = s.colour.shape[1], s.colour.shape[2]
-    return in_bounds(row, col, height, width) and s.colour[e, row, col] != OBSTACLE
+def walkable(colour, row, col):
+    """Whether (row, col) is a square of the board that is not an obstacle.
+
+    (Written with ifs: numba compiles ``a and array[i]`` with reference counting that
+    makes this hot helper several times slower.)"""
+    if not in_bounds(row, col, colour.shape[0], colour.shape[1]):
+        return False
+    return colour[row, col] != OBSTACLE
 
 
 @njit(cache=True)
-def legal_actions(s, e, a, out):
+def legal_actions(colour, positions, a, out):
     """out[k] = whether action k is legal for player a: stay and shots always, walks onto
     a square of the board that is not an obstacle."""
-    row, col = s.positions[e, a, 0], s.positions[e, a, 1]
+    row, col = positions[a, 0], positions[a, 1]
     for k in range(NUM_ACTIONS):
         out[k] = True
     for d in range(DIRECTIONS.shape[0]):
-        out[FIRST_WALK + d] = walkable(s, e, row + DIRECTIONS[d, 0], col + DIRECTIONS[d, 1])
+        out[FIRST_WALK + d] = walkable(colour, row + DIRECTIONS[d, 0], col + DIRECTIONS[d, 1])
 
 
 @njit(cache=True)
 def apply_walks(s, e, actions):
     """Rule 1: move every walking avatar; record where each came from; count avatars."""
-    for a in range(s.positions.shape[1]):
-        row, col = s.positions[e, a, 0], s.positions[e, a, 1]
-        s.walk_from[e, a, 0] = row
-        s.walk_from[e, a, 1] = col
+    colour, positions, walk_from, occupancy = s.colour[e], s.positions[e], s.walk_from[e], s.occupancy[e]
+    for a in range(positions.shape[0]):
+        row, col = positions[a, 0], positions[a, 1]
+        walk_from[a, 0] = row
+        walk_from[a, 1] = col
         act = actions[a]
         if FIRST_WALK <= act < FIRST_SHOOT:
             d = act - FIRST_WALK
             nr, nc = row + DIRECTIONS[d, 0], col + DIRECTIONS[d, 1]
-            if walkable(s, e, nr, nc):
-                s.positions[e, a, 0] = nr
-                s.positions[e, a, 1] = nc
-        s.occupancy[e, s.positions[e, a, 0], s.positions[e, a, 1]] += 1
+            if walkable(colour, nr, nc):
+                positions[a, 0] = nr
+                positions[a, 1] = nc
+        occupancy[positions[a, 0], positions[a, 1]] += 1
 
 
 @njit(cache=True)
@@ -75,66 +83,65 @@ def undo_collisions(s, e):
 
     Each round first marks every walker on a crowded square (shot_dir is free scratch
     until aim_shots), then sends them all back, so two walkers meeting both go back."""
-    num_players = s.positions.shape[1]
-    undo = s.shot_dir[e]
+    positions, walk_from, occupancy, undo = s.positions[e], s.walk_from[e], s.occupancy[e], s.shot_dir[e]
+    num_players = positions.shape[0]
     while True:
         crowded = 0
         for a in range(num_players):
-            row, col = s.positions[e, a, 0], s.positions[e, a, 1]
-            moved = row != s.walk_from[e, a, 0] or col != s.walk_from[e, a, 1]
-            undo[a] = moved and s.occupancy[e, row, col] > 1
+            row, col = positions[a, 0], positions[a, 1]
+            moved = row != walk_from[a, 0] or col != walk_from[a, 1]
+            undo[a] = moved and occupancy[row, col] > 1
             crowded += undo[a]
         if crowded == 0:
             return
         for a in range(num_players):
             if undo[a]:
-                s.occupancy[e, s.positions[e, a, 0], s.positions[e, a, 1]] -= 1
-                s.positions[e, a, 0] = s.walk_from[e, a, 0]
-                s.positions[e, a, 1] = s.walk_from[e, a, 1]
-                s.occupancy[e, s.positions[e, a, 0], s.positions[e, a, 1]] += 1
+                occupancy[positions[a, 0], positions[a, 1]] -= 1
+                positions[a, 0] = walk_from[a, 0]
+                positions[a, 1] = walk_from[a, 1]
+                occupancy[positions[a, 0], positions[a, 1]] += 1
 
 
 @njit(cache=True)
 def paint_avatars(s, e):
     """Rule 3: every avatar's square takes its owner's colour."""
-    for a in range(s.positions.shape[1]):
-        paint(s, e, s.positions[e, a, 0], s.positions[e, a, 1], a + 1)
+    colour, scores, positions = s.colour[e], s.scores[e], s.positions[e]
+    for a in range(positions.shape[0]):
+        paint(colour, scores, positions[a, 0], positions[a, 1], a + 1)
 
 
 @njit(cache=True)
-def line_behind(s, e, a, d):
-    """Contiguous squares of player a's colour directly behind its avatar, opposite to
-    direction d, not counting the avatar's own square."""
-    height, width = s.colour.shape[1], s.colour.shape[2]
-    row, col = s.positions[e, a, 0], s.positions[e, a, 1]
+def shot_range(colour, positions, a, d):
+    """Rule 4: a shot of player a in direction d flies max(1, k) squares, k the contiguous
+    squares of a's colour directly behind its avatar (its own square not counted)."""
+    row, col = positions[a, 0], positions[a, 1]
     k = 0
     while True:
         row -= DIRECTIONS[d, 0]
         col -= DIRECTIONS[d, 1]
-        if not in_bounds(row, col, height, width) or s.colour[e, row, col] != a + 1:
-            return k
+        if not in_bounds(row, col, colour.shape[0], colour.shape[1]):
+            break
+        if colour[row, col] != a + 1:
+            break
         k += 1
-
-
-@njit(cache=True)
-def shot_range(s, e, a, d):
-    """Rule 4: a shot in direction d flies max(1, line_behind) squares."""
-    return max(1, line_behind(s, e, a, d))
+    return max(1, k)
 
 
 @njit(cache=True)
 def aim_shots(s, e, actions):
     """Rule 4: direction and range of every shot, starting on the shooter's square."""
-    for a in range(s.positions.shape[1]):
+    colour, positions = s.colour[e], s.positions[e]
+    shot_dir, shot_range_, shot_pos = s.shot_dir[e], s.shot_range[e], s.shot_pos[e]
+    for a in range(positions.shape[0]):
         act = actions[a]
         if act >= FIRST_SHOOT:
             d = act - FIRST_SHOOT
-            s.shot_dir[e, a] = d
-            s.shot_range[e, a] = shot_range(s, e, a, d)
-            s.shot_pos[e, a, 0] = s.positions[e, a, 0]
-            s.shot_pos[e, a, 1] = s.positions[e, a, 1]
+            shot_dir[a] = d
+            shot_range_[a] = shot_range(colour, positions, a, d)
+            shot_pos[a, 0] = positions[a, 0]
+            shot_pos[a, 1] = positions[a, 1]
         else:
-            s.shot_dir[e, a] = NO_SHOT
+            shot_dir[a] = NO_SHOT
 
 
 @njit(cache=True)
@@ -144,51 +151,52 @@ def fly_shots(s, e):
     The occupancy grid still counts one per avatar; each round adds the shots on their
     squares, so a count above one means the shot shares its square with an avatar or
     another shot.  shot_stamp marks the squares shots painted this turn."""
-    height, width = s.colour.shape[1], s.colour.shape[2]
-    num_players = s.positions.shape[1]
+    colour, scores, occupancy, stamps = s.colour[e], s.scores[e], s.occupancy[e], s.shot_stamp[e]
+    shot_dir, shot_range_, shot_pos = s.shot_dir[e], s.shot_range[e], s.shot_pos[e]
     stamp = s.turns_left[e]
+    num_players = shot_dir.shape[0]
     flying = 0
     for a in range(num_players):
-        flying += s.shot_dir[e, a] != NO_SHOT
+        flying += shot_dir[a] != NO_SHOT
     while flying > 0:
         for a in range(num_players):                       # advance
-            d = s.shot_dir[e, a]
+            d = shot_dir[a]
             if d == NO_SHOT:
                 continue
-            s.shot_pos[e, a, 0] += DIRECTIONS[d, 0]
-            s.shot_pos[e, a, 1] += DIRECTIONS[d, 1]
-            s.shot_range[e, a] -= 1
-            row, col = s.shot_pos[e, a, 0], s.shot_pos[e, a, 1]
-            if not walkable(s, e, row, col):               # off the board, or an obstacle
-                s.shot_dir[e, a] = NO_SHOT
+            shot_pos[a, 0] += DIRECTIONS[d, 0]
+            shot_pos[a, 1] += DIRECTIONS[d, 1]
+            shot_range_[a] -= 1
+            row, col = shot_pos[a, 0], shot_pos[a, 1]
+            if not walkable(colour, row, col):             # off the board, or an obstacle
+                shot_dir[a] = NO_SHOT
                 flying -= 1
             else:
-                s.occupancy[e, row, col] += 1
-        for a in range(num_players):                       # disable, or paint
-            if s.shot_dir[e, a] == NO_SHOT:
-                continue
-            row, col = s.shot_pos[e, a, 0], s.shot_pos[e, a, 1]
-            if s.occupancy[e, row, col] > 1 or s.shot_stamp[e, row, col] == stamp:
-                s.shot_dir[e, a] = SHOT_STOPPED
+                occupancy[row, col] += 1
+        for a in range(num_players):                       # stop on avatars, shots, stamps
+            if shot_dir[a] != NO_SHOT:
+                row, col = shot_pos[a, 0], shot_pos[a, 1]
+                if occupancy[row, col] > 1 or stamps[row, col] == stamp:
+                    shot_dir[a] = SHOT_STOPPED
         for a in range(num_players):                       # paint; drop spent shots
-            d = s.shot_dir[e, a]
+            d = shot_dir[a]
             if d == NO_SHOT:
                 continue
-            row, col = s.shot_pos[e, a, 0], s.shot_pos[e, a, 1]
-            s.occupancy[e, row, col] -= 1
+            row, col = shot_pos[a, 0], shot_pos[a, 1]
+            occupancy[row, col] -= 1
             if d != SHOT_STOPPED:
-                s.shot_stamp[e, row, col] = stamp
-                paint(s, e, row, col, a + 1)
-            if d == SHOT_STOPPED or s.shot_range[e, a] == 0:
-                s.shot_dir[e, a] = NO_SHOT
+                stamps[row, col] = stamp
+                paint(colour, scores, row, col, a + 1)
+            if d == SHOT_STOPPED or shot_range_[a] == 0:
+                shot_dir[a] = NO_SHOT
                 flying -= 1
 
 
 @njit(cache=True)
 def end_turn(s, e):
     """Rule 6: one turn fewer; clear the avatars from the occupancy grid.  True at the end."""
-    for a in range(s.positions.shape[1]):
-        s.occupancy[e, s.positions[e, a, 0], s.positions[e, a, 1]] = 0
+    positions, occupancy = s.positions[e], s.occupancy[e]
+    for a in range(positions.shape[0]):
+        occupancy[positions[a, 0], positions[a, 1]] = 0
     s.turns_left[e] -= 1
     s.steps[e] += 1
     return s.turns_left[e] <= 0
