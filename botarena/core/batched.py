@@ -10,10 +10,12 @@ Kernel contract (each game's ``kernel.py``; ``s`` the state tuple, ``p`` the par
 ``reset(s, p, env_mask, obs, masks)``
     start a new game in every env ``e`` with ``env_mask[e]`` (drawing from the env's own
     RNG) and write its observations and action masks.
-``step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs)``
+``step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
+final_scores)``
     play one turn in every env that is not over: ``actions[e, a]``, then rewards and end
     flags, observations and masks.  With ``autoreset``, an env that ends writes its last
-    observations to ``final_obs[e]`` and starts a new game at once.
+    observations to ``final_obs[e]`` and scores to ``final_scores[e]`` and starts a new
+    game at once.
 
 Both come as serial and threaded twins; the threaded one is used from
 ``PARALLEL_MIN_ENVS`` envs on when numba has more than one thread.  Every state has
@@ -65,6 +67,7 @@ class BatchedGame(ABC):
         obs_dtype = OBS_DTYPES[config.obs_dtype]
         self.obs = np.zeros((E, A) + self.observation_shape(), dtype=obs_dtype)
         self.final_obs = np.zeros_like(self.obs)
+        self.final_scores = np.zeros((E, A), dtype=np.int32)
         self.masks = np.zeros((E, A, self.num_actions()), dtype=np.bool_)
         self.actions = np.zeros((E, A), dtype=np.int64)
         self.rewards = np.zeros((E, A), dtype=np.float32)
@@ -96,7 +99,8 @@ class BatchedGame(ABC):
         if actions is not None:
             self.actions[...] = actions
         self._step(self.state, self.params, self.actions, bool(autoreset), self.rewards,
-                   self.terminated, self.truncated, self.obs, self.masks, self.final_obs)
+                   self.terminated, self.truncated, self.obs, self.masks, self.final_obs,
+                   self.final_scores)
 
     @property
     def over(self):

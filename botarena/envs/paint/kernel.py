@@ -94,7 +94,8 @@ def _reset(s, p, env_mask, obs, masks):
             observe_env(s, p, e, obs[e], masks[e])
 
 
-def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs):
+def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
+          final_scores):
     for e in prange(actions.shape[0]):
         if s.over[e]:
             continue
@@ -102,6 +103,7 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
             observe_env(s, p, e, obs[e], masks[e])
             if autoreset:
                 final_obs[e] = obs[e]
+                final_scores[e] = s.scores[e]
                 reset_env(s, p, e)
                 observe_env(s, p, e, obs[e], masks[e])
         else:

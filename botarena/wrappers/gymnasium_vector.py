@@ -1,0 +1,46 @@
+"""A Gymnasium ``VectorEnv`` over agent slots (``botarena.gymnasium_vector_env``).
+
+Same slots as the SB3 VecEnv (``wrappers.slots``), with Gymnasium's same-step autoreset
+(``metadata["autoreset_mode"] = AutoresetMode.SAME_STEP``): when a slot's episode ends,
+the returned observation already starts the next one, and ``infos["final_obs"]`` (with
+the mask ``infos["_final_obs"]``) holds the last one.  ``infos["action_mask"]`` holds
+every slot's action mask.
+"""
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .slots import AgentSlots
+
+
+class SlotVectorEnv(VectorEnv):
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array", "ansi"]}
+
+    def __init__(self, env_id, num_envs, opponent=None, learner_seat=None, threads=None,
+                 render_mode=None, **config):
+        self.slots = AgentSlots(env_id, num_envs, opponent, learner_seat, threads, **config)
+        self.num_envs = self.slots.num_slots
+        self.single_observation_space = self.slots.observation_space
+        self.single_action_space = self.slots.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.render_mode = render_mode
+
+    def reset(self, *, seed=None, options=None):
+        obs = self.slots.reset(seed)
+        return obs, {"action_mask": self.slots.action_masks()}
+
+    def step(self, actions):
+        obs, rewards, terminated, truncated = self.slots.step(np.asarray(actions))
+        infos = {"action_mask": self.slots.action_masks()}
+        done = terminated | truncated
+        if done.any():
+            final = np.zeros_like(obs)
+            for i in np.flatnonzero(done):
+                final[i] = self.slots.final_obs(i)
+            infos["final_obs"], infos["_final_obs"] = final, done.copy()
+        return obs, rewards, terminated, truncated, infos
+
+    def render(self):
+        game = self.slots.game
+        return game.render_ansi(0) if self.render_mode == "ansi" else game.render_rgb(0)

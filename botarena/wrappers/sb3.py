@@ -1,0 +1,100 @@
+"""A Stable-Baselines3 ``VecEnv`` over agent slots (needs ``pip install botarena[train]``).
+
+``botarena.vector_env(env_id, num_envs, opponent=None, seed=None, **config)``: the learner
+slots of ``AgentSlots`` (see ``wrappers.slots``) as SB3 envs, so one policy plays every
+learner seat.  SB3's auto-reset semantics: a done slot's ``infos[i]`` holds
+``terminal_observation``, ``TimeLimit.truncated`` (True only for time-outs, never for a
+game's own end), ``score`` and ``outcome`` (+1/0/-1 against the best opponent) of the
+finished episode.  ``action_masks()`` serves MaskablePPO.  The info dicts are reused from
+step to step (only done slots carry keys): copy one if you keep it.
+"""
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from .slots import AgentSlots
+
+
+class BotarenaVecEnv(VecEnv):
+    def __init__(self, env_id, num_envs, opponent=None, seed=None, learner_seat=None,
+                 threads=None, render_mode=None, **config):
+        self.slots = AgentSlots(env_id, num_envs, opponent, learner_seat, threads, **config)
+        self.render_mode = render_mode
+        super().__init__(self.slots.num_slots, self.slots.observation_space,
+                         self.slots.action_space)
+        self._seed = seed
+        self._actions = None
+        self._infos = [{} for _ in range(self.num_envs)]
+        self._dirty = []
+
+    @property
+    def game(self):
+        return self.slots.game
+
+    def reset(self):
+        obs = self.slots.reset(self._seed)
+        self._seed = None
+        for i in self._dirty:
+            self._infos[i].clear()
+        self._dirty = []
+        return obs
+
+    def seed(self, seed=None):
+        self._seed = seed
+        return [None if seed is None else seed + e for e in range(self.game.num_envs)]
+
+    def step_async(self, actions):
+        self._actions = actions
+
+    def step_wait(self):
+        obs, rewards, terminated, truncated = self.slots.step(self._actions)
+        dones = terminated | truncated
+        for i in self._dirty:
+            self._infos[i].clear()
+        self._dirty = np.flatnonzero(dones).tolist()
+        for i in self._dirty:
+            score, outcome = self.slots.final_outcome(i)
+            self._infos[i].update({
+                "terminal_observation": self.slots.final_obs(i),
+                "TimeLimit.truncated": bool(truncated[i] and not terminated[i]),
+                "score": score, "outcome": outcome,
+            })
+        return obs, rewards, dones, list(self._infos)
+
+    def action_masks(self):
+        return self.slots.action_masks()
+
+    def close(self):
+        pass
+
+    def render(self, mode=None):
+        mode = mode or self.render_mode
+        if mode == "ansi":
+            return self.game.render_ansi(0)
+        return self.game.render_rgb(0)
+
+    def get_images(self):
+        return [self.game.render_rgb(e) for e in range(self.game.num_envs)]
+
+    def get_attr(self, attr_name, indices=None):
+        return [getattr(self, attr_name) for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name, value, indices=None):
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        method = getattr(self, method_name)
+        return [method(*method_args, **method_kwargs) for _ in self._get_indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class, indices=None):
+        return [False for _ in self._get_indices(indices)]
+
+    def _get_indices(self, indices):
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, int):
+            return [indices]
+        return indices
+
+
+def make_vec_env(env_id, num_envs, **kwargs):
+    return BotarenaVecEnv(env_id, num_envs, **kwargs)

@@ -1,0 +1,91 @@
+"""Agent slots: E envs x A agents flattened into the slots a single shared policy plays.
+
+``AgentSlots(env_id, num_envs, opponent=None, **config)`` holds one batched game.
+
+- ``opponent=None``: every agent of every env is a learner slot (shared-policy self-play),
+  slot ``e * A + a``.
+- otherwise each env has one learner seat and opponents on the others.  ``opponent`` is a
+  bot name, an opponent or a policy (see ``opponents``), or a list of them: env ``e`` is
+  played by ``opponent[e % len(opponent)]``.  The learner's seat rotates, env ``e`` seats
+  it as agent ``e % A`` (so it learns every side), unless ``learner_seat`` fixes it.
+
+Stepping auto-resets every env that ends, in the kernel; the last observation of a slot
+whose episode ended is in ``final_obs``.  Seeds: env ``e`` gets ``seed + e``.
+"""
+import numpy as np
+
+from .. import env_module
+from .opponents import make_opponent
+
+
+class AgentSlots:
+    def __init__(self, env_id, num_envs, opponent=None, learner_seat=None, threads=None,
+                 **config):
+        module = env_module(env_id)
+        self.env_id = env_id
+        self.game = module.Game(module.Config(**config), num_envs, threads)
+        game = self.game
+        E, A = game.num_envs, game.num_agents
+        if learner_seat is not None and not 0 <= learner_seat < A:
+            raise ValueError(f"learner_seat must be in [0, {A}), got {learner_seat}")
+        if opponent is None:
+            self.learner_env = np.repeat(np.arange(E), A)
+            self.learner_agent = np.tile(np.arange(A), E)
+            self.opponents = []
+        else:
+            specs = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
+            if not specs:
+                raise ValueError("opponent list is empty")
+            seats = np.arange(E) % A if learner_seat is None else np.full(E, learner_seat)
+            self.learner_env, self.learner_agent = np.arange(E), seats
+            self.opponents = []
+            for k, spec in enumerate(specs):
+                envs = np.arange(k, E, len(specs))
+                pairs = [(e, a) for e in envs for a in range(A) if a != seats[e]]
+                if pairs:
+                    env_ids, agent_ids = (np.array(x, dtype=np.int64) for x in zip(*pairs))
+                    self.opponents.append((make_opponent(spec, game), env_ids, agent_ids,
+                                           np.zeros(len(env_ids), dtype=np.int64)))
+        self.num_slots = len(self.learner_env)
+        self._all_learners = opponent is None
+        self.observation_space = game.observation_space
+        self.action_space = game.action_space
+
+    def set_opponent_policy(self, policy):
+        """Give every policy opponent ``policy`` (self-play snapshots)."""
+        for opp, *_ in self.opponents:
+            if hasattr(opp, "set_policy"):
+                opp.set_policy(policy)
+
+    def _gather(self, array):
+        if self._all_learners:
+            return array.reshape((self.num_slots,) + array.shape[2:]).copy()
+        return array[self.learner_env, self.learner_agent]
+
+    def reset(self, seed=None):
+        self.game.reset(seed)
+        return self._gather(self.game.obs)
+
+    def action_masks(self):
+        return self._gather(self.game.masks)
+
+    def step(self, actions):
+        """Learner actions in, ``(obs, rewards, terminated, truncated)`` of the slots out."""
+        game = self.game
+        game.actions[self.learner_env, self.learner_agent] = actions
+        for opp, env_ids, agent_ids, buf in self.opponents:
+            opp.act(game, env_ids, agent_ids, buf)
+            game.actions[env_ids, agent_ids] = buf
+        game.step(autoreset=True)
+        return (self._gather(game.obs), self._gather(game.rewards),
+                self._gather(game.terminated), self._gather(game.truncated))
+
+    def final_obs(self, slot):
+        return self.game.final_obs[self.learner_env[slot], self.learner_agent[slot]].copy()
+
+    def final_outcome(self, slot):
+        """(score, +1 win / 0 draw / -1 loss) of the slot's episode that just ended."""
+        scores = self.game.final_scores[self.learner_env[slot]]
+        own = int(scores[self.learner_agent[slot]])
+        best_other = max(int(x) for i, x in enumerate(scores) if i != self.learner_agent[slot])
+        return own, (own > best_other) - (own < best_other)
