@@ -1,0 +1,108 @@
+"""Shared configuration of the cross-cutting test suite.
+
+Every cross-cutting test loops over ``botarena.ENV_IDS`` and the per-env config tables
+below: a new game joins the suite by adding its entries here (and its golden hashes,
+``python -m tests.test_golden --regenerate``).  ``test_conformance`` fails if an env id
+has no entry in a table.
+
+Tests receive the cases through fixtures parametrised in ``pytest_generate_tests``
+(so no test module needs to import this file):
+
+``env_id``            every registered env id
+``conformance_case``  (env_id, config) for every entry of ``CONFORMANCE_CONFIGS``
+``determinism_case``  (env_id, config) for every entry of ``DETERMINISM_CONFIGS``
+``config_tables``     the tables themselves
+``random_config``     the env's config whose start position depends on the seed
+``short_config``      the env's config whose games end naturally within a few dozen steps
+``bot_names``         the scripted bots every game must offer
+"""
+import pytest
+
+import botarena
+
+# Configs that every conformance check runs on (keyword arguments of parallel_env).
+CONFORMANCE_CONFIGS = {
+    "paint_v0": [
+        {},
+        {"board": "5x11"},
+        {"board": "random", "num_players": 4, "width": 9, "height": 7,
+         "obstacle_density": 0.2, "symmetric": False},
+        {"obs_dtype": "float32"},
+        {"reward": "zero_sum"},
+        {"max_steps": 30},
+    ],
+}
+
+# Configs whose whole trajectories are compared for determinism and batch equivalence.
+DETERMINISM_CONFIGS = {
+    "paint_v0": [
+        {},
+        {"board": "random", "num_players": 4, "width": 9, "height": 7,
+         "obstacle_density": 0.2, "symmetric": False},
+    ],
+}
+
+# A config whose initial state depends on the seed (different seeds must differ).
+RANDOM_CONFIGS = {
+    "paint_v0": {"board": "random", "num_players": 3, "width": 7, "height": 6,
+                 "obstacle_density": 0.15, "symmetric": False},
+}
+
+# A config whose games end naturally (not by max_steps) after a few steps.
+SHORT_CONFIGS = {
+    "paint_v0": {"board": "random", "num_players": 2, "width": 5, "height": 5,
+                 "max_turns": 7},
+}
+
+# Scripted bots every game offers (``game.bots``), used as opponents.
+BOT_NAMES = ("random", "greedy")
+
+TABLES = {
+    "CONFORMANCE_CONFIGS": CONFORMANCE_CONFIGS,
+    "DETERMINISM_CONFIGS": DETERMINISM_CONFIGS,
+    "RANDOM_CONFIGS": RANDOM_CONFIGS,
+    "SHORT_CONFIGS": SHORT_CONFIGS,
+}
+
+
+def config_id(config):
+    if not config:
+        return "default"
+    return ",".join(f"{k}={v}" for k, v in sorted(config.items()))
+
+
+def _cases(table):
+    params = []
+    for env_id in botarena.ENV_IDS:
+        for config in table.get(env_id, ()):
+            params.append(pytest.param((env_id, dict(config)), id=f"{env_id}[{config_id(config)}]"))
+    return params
+
+
+def pytest_generate_tests(metafunc):
+    if "conformance_case" in metafunc.fixturenames:
+        metafunc.parametrize("conformance_case", _cases(CONFORMANCE_CONFIGS))
+    if "determinism_case" in metafunc.fixturenames:
+        metafunc.parametrize("determinism_case", _cases(DETERMINISM_CONFIGS))
+    if "env_id" in metafunc.fixturenames:
+        metafunc.parametrize("env_id", list(botarena.ENV_IDS))
+
+
+@pytest.fixture
+def config_tables():
+    return TABLES
+
+
+@pytest.fixture
+def random_config(env_id):
+    return dict(RANDOM_CONFIGS[env_id])
+
+
+@pytest.fixture
+def short_config(env_id):
+    return dict(SHORT_CONFIGS[env_id])
+
+
+@pytest.fixture
+def bot_names():
+    return BOT_NAMES
