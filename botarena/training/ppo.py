@@ -1,0 +1,362 @@
+"""Train MaskablePPO on a botarena game against scripted bots and self-play snapshots.
+
+    python -m botarena.training.ppo --env paint_v0 --minutes 3 --out runs/paint_v0
+
+One shared policy plays the learner seat of ``--num-envs`` envs
+(``botarena.vector_env(..., opponent=...)``); the learner's seat alternates between envs.
+``--opponent mix`` (default) plays env ``e`` against ``MIX[e % len(MIX)]``: the scripted
+``random`` and ``greedy`` bots and a ``PolicyOpponent`` holding a frozen copy of the
+learner, refreshed every ``--self-play-every`` rollouts.  Training stops after
+``--minutes`` of wall clock or ``--timesteps`` steps, whichever comes first; then the model
+(``<out>/model.zip``) is evaluated against ``random`` and ``greedy`` and the results go to
+``<out>/results.json``.
+
+The policy is a small CNN over the (C, H, W) planes (``PlanesCNN``): 3x3 convolutions with
+padding 1, then a linear layer; it is built for the board size of the env it is given.
+"""
+import argparse
+import copy
+import json
+import os
+import sys
+import time
+from collections import deque
+
+import numpy as np
+
+import botarena
+
+from .evaluate import evaluate, format_result, parse_config
+
+# Opponents of --opponent mix: "self" is the learner's frozen snapshot.
+MIX = ("random", "greedy", "greedy", "self")
+
+# PPO settings tuned on paint_v0 10x10 (see the report in the commit history / README).
+DEFAULT_PPO = {
+    "n_steps": 128,          # x num_envs slots = samples per rollout
+    "batch_size": 1024,
+    "n_epochs": 4,
+    "learning_rate": 5e-4,
+    "gamma": 0.99,           # 100-turn games
+    "gae_lambda": 0.95,
+    "clip_range": 0.2,
+    "ent_coef": 0.01,
+    "vf_coef": 0.5,
+    "max_grad_norm": 0.5,
+}
+DEFAULT_CONFIG = {"reward": "zero_sum"}
+
+
+def build_cnn_class():
+    """``PlanesCNN`` (defined lazily: importing this module needs no torch at import)."""
+    import torch
+    from torch import nn
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    class PlanesCNN(BaseFeaturesExtractor):
+        """3x3 convs (padding 1) over the (C, H, W) planes, flattened, then linear."""
+
+        def __init__(self, observation_space, channels=(32, 32, 32), features_dim=256):
+            super().__init__(observation_space, features_dim)
+            c, h, w = observation_space.shape
+            layers, last = [], c
+            for ch in channels:
+                layers += [nn.Conv2d(last, ch, 3, padding=1), nn.ReLU()]
+                last = ch
+            self.cnn = nn.Sequential(*layers, nn.Flatten())
+            self.linear = nn.Sequential(nn.Linear(last * h * w, features_dim), nn.ReLU())
+
+        def forward(self, observations):
+            return self.linear(self.cnn(observations.float()))
+
+    return PlanesCNN
+
+
+class _Callbacks:
+    """The SB3 callbacks (built lazily, they subclass SB3's BaseCallback)."""
+
+    @staticmethod
+    def build(minutes, total_timesteps, opponent_names, self_play_every, print_every_s,
+              progress):
+        from stable_baselines3.common.callbacks import BaseCallback
+
+        class Training(BaseCallback):
+            """Wall-clock budget, progress bar and print, outcome stats, self-play refresh."""
+
+            def __init__(self):
+                super().__init__()
+                self.budget_s = None if minutes is None else 60.0 * minutes
+                self.start = None
+                self.last_print = None
+                self.recent = deque(maxlen=500)
+                self.recent_by_opp = {name: deque(maxlen=300) for name in set(opponent_names)}
+                self.episodes = 0
+                self.rollouts = 0
+                self.snapshots = 0
+                self.bar = None
+                self.history = []
+                self.stopped_by_clock = False
+
+            def fraction(self):
+                done = self.num_timesteps / total_timesteps
+                if self.budget_s is not None:
+                    done = max(done, (time.perf_counter() - self.start) / self.budget_s)
+                return min(done, 1.0)
+
+            def _on_training_start(self):
+                self.start = self.last_print = time.perf_counter()
+                self.start_steps = self.num_timesteps
+                if progress:
+                    try:
+                        from tqdm.auto import tqdm
+                        self.bar = tqdm(total=1000, unit="‰", dynamic_ncols=True,
+                                        bar_format="{l_bar}{bar}| {elapsed}<{remaining} {postfix}")
+                    except ImportError:
+                        self.bar = None
+                self.refresh_snapshot()
+
+            def refresh_snapshot(self):
+                if "self" not in opponent_names:
+                    return
+                snap = copy.deepcopy(self.model.policy)
+                snap.set_training_mode(False)
+                self.training_env.slots.set_opponent_policy(snap)
+                self.snapshots += 1
+
+            def _on_rollout_end(self):
+                self.rollouts += 1
+                if self_play_every and self.rollouts % self_play_every == 0:
+                    self.refresh_snapshot()
+
+            def write(self, line):
+                if self.bar is not None:
+                    self.bar.write(line)
+                else:
+                    print(line, flush=True)
+
+            def status(self):
+                elapsed = time.perf_counter() - self.start
+                fps = (self.num_timesteps - self.start_steps) / max(elapsed, 1e-9)
+                mean = float(np.mean(self.recent)) if self.recent else float("nan")
+                by = " ".join(f"{k}={np.mean(v):+.2f}" for k, v in sorted(self.recent_by_opp.items())
+                              if v)
+                return elapsed, fps, mean, by
+
+            def _on_step(self):
+                dones = self.locals["dones"]
+                if dones.any():
+                    infos = self.locals["infos"]
+                    for i in np.flatnonzero(dones):
+                        outcome = infos[i].get("outcome")
+                        if outcome is None:
+                            continue
+                        self.episodes += 1
+                        self.recent.append(outcome)
+                        self.recent_by_opp[opponent_names[i % len(opponent_names)]].append(outcome)
+                now = time.perf_counter()
+                if self.bar is not None and self.n_calls % 16 == 0:
+                    self.bar.n = int(1000 * self.fraction())
+                    self.bar.set_postfix_str(f"{self.num_timesteps} steps")
+                    self.bar.refresh()
+                if now - self.last_print >= print_every_s:
+                    self.last_print = now
+                    self.print_status()
+                if self.budget_s is not None and now - self.start >= self.budget_s:
+                    self.stopped_by_clock = True
+                    return False
+                return True
+
+            def print_status(self):
+                elapsed, fps, mean, by = self.status()
+                self.history.append({"seconds": round(elapsed, 1), "timesteps": self.num_timesteps,
+                                     "mean_outcome": mean})
+                self.write(f"[{elapsed:6.0f}s] {self.num_timesteps:>9d} steps  {fps:6.0f} fps  "
+                           f"{self.episodes:>6d} episodes  mean outcome {mean:+.2f}  ({by})")
+
+            def _on_training_end(self):
+                self.print_status()
+                if self.bar is not None:
+                    self.bar.n = 1000
+                    self.bar.close()
+
+        return Training()
+
+
+def mask_fixed(venv):
+    """Wrap ``venv`` so that ``env_method("action_masks")`` (what sb3-contrib's
+    ``get_action_masks`` calls) returns one mask per slot.  ``BotarenaVecEnv.env_method``
+    calls the vector-wide method once per index, which would give every slot all masks."""
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    class _SlotMasks(VecEnvWrapper):
+        def reset(self):
+            return self.venv.reset()
+
+        def step_wait(self):
+            return self.venv.step_wait()
+
+        def action_masks(self):
+            return self.venv.action_masks()
+
+        def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+            if method_name == "action_masks":
+                masks = self.venv.action_masks()
+                idx = range(self.num_envs) if indices is None else (
+                    [indices] if isinstance(indices, int) else indices)
+                return [masks[i] for i in idx]
+            return self.venv.env_method(method_name, *method_args, indices=indices,
+                                        **method_kwargs)
+
+    probe = venv.env_method("action_masks", indices=[0])[0]
+    if np.asarray(probe).shape == venv.action_masks().shape[1:]:
+        return venv  # the VecEnv already answers per slot
+    return _SlotMasks(venv)
+
+
+def opponent_specs(opponent):
+    if opponent == "mix":
+        return list(MIX)
+    return [opponent]
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--env", default="paint_v0")
+    p.add_argument("--opponent", default="mix",
+                   help="random | greedy | self | mix (random, greedy, greedy, self) or a "
+                        "comma-separated list of those")
+    p.add_argument("--minutes", type=float, default=None,
+                   help="wall-clock budget (default 3, or none when --timesteps is given)")
+    p.add_argument("--timesteps", type=int, default=None)
+    p.add_argument("--num-envs", type=int, default=64)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default=None, help="output folder (default runs/<env>)")
+    p.add_argument("--eval-games", type=int, default=200)
+    p.add_argument("--eval-sampled", action="store_true",
+                   help="also evaluate with sampled (not argmax) actions")
+    p.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
+                   help=f"env config, JSON values (default {DEFAULT_CONFIG})")
+    p.add_argument("--ppo", nargs="*", default=[], metavar="KEY=VALUE",
+                   help=f"MaskablePPO arguments, JSON values (defaults {DEFAULT_PPO})")
+    p.add_argument("--channels", default="32,32,32", help="CNN channels per 3x3 conv layer")
+    p.add_argument("--features-dim", type=int, default=256)
+    p.add_argument("--net-arch", default="64", help="hidden sizes of the pi/vf heads")
+    p.add_argument("--self-play-every", type=int, default=5,
+                   help="refresh the self-play snapshot every N rollouts")
+    p.add_argument("--threads", type=int, default=None,
+                   help="torch threads (default: the CPU cores, at most 8)")
+    p.add_argument("--print-every", type=float, default=15.0, help="seconds between prints")
+    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--init", default=None, help="continue training from this model zip")
+    p.add_argument("--device", default="cpu")
+    args = p.parse_args(argv)
+    if args.minutes is None and args.timesteps is None:
+        args.minutes = 3.0
+    if args.out is None:
+        args.out = os.path.join("runs", args.env)
+    return args
+
+
+def train(args):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from ..wrappers.opponents import PolicyOpponent
+
+    threads = args.threads or max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1), 8))
+    torch.set_num_threads(threads)
+    torch.manual_seed(args.seed)
+
+    config = dict(DEFAULT_CONFIG)
+    config.update(parse_config(args.config))
+    config["obs_dtype"] = "float32"
+    ppo_kwargs = dict(DEFAULT_PPO)
+    ppo_kwargs.update(parse_config(args.ppo))
+
+    names = []
+    for part in args.opponent.split(","):
+        names += opponent_specs(part.strip())
+    for n in names:
+        if n not in ("random", "greedy", "self") and n not in botarena.game(args.env).bots:
+            raise SystemExit(f"unknown opponent {n!r}")
+    self_opp = None
+    specs = []
+    for n in names:
+        if n == "self":
+            if self_opp is None:  # a placeholder until the learner exists
+                self_opp = PolicyOpponent(lambda obs, masks: np.zeros(len(obs), dtype=np.int64))
+            specs.append(self_opp)
+        else:
+            specs.append(n)
+    venv = mask_fixed(botarena.vector_env(args.env, args.num_envs, opponent=specs,
+                                          seed=args.seed, **config))
+
+    total = args.timesteps if args.timesteps is not None else 10**12
+    rollout = ppo_kwargs["n_steps"] * venv.num_envs
+    if ppo_kwargs["batch_size"] > rollout:
+        ppo_kwargs["batch_size"] = rollout
+    channels = tuple(int(c) for c in args.channels.split(","))
+    arch = [int(x) for x in args.net_arch.split(",") if x]
+    policy_kwargs = {"features_extractor_class": build_cnn_class(),
+                     "features_extractor_kwargs": {"channels": channels,
+                                                   "features_dim": args.features_dim},
+                     "net_arch": {"pi": arch, "vf": arch}}
+    if args.init:
+        model = MaskablePPO.load(args.init, env=venv, device=args.device,
+                                 custom_objects={"policy_kwargs": policy_kwargs}, **ppo_kwargs)
+    else:
+        model = MaskablePPO("MlpPolicy", venv, seed=args.seed,
+                            device=args.device, verbose=0, policy_kwargs=policy_kwargs,
+                            **ppo_kwargs)
+    callback = _Callbacks.build(args.minutes, total, names, args.self_play_every,
+                                args.print_every, progress=not args.no_progress)
+    print(f"training {args.env}: {venv.num_envs} envs vs {names}, config {config}, "
+          f"ppo {ppo_kwargs}, cnn {channels}->{args.features_dim}, heads {arch}, "
+          f"torch threads {threads}, budget "
+          f"{'%.1f min' % args.minutes if args.minutes else '-'} / "
+          f"{args.timesteps or '-'} steps", flush=True)
+    t0 = time.perf_counter()
+    model.learn(total_timesteps=total, callback=callback, progress_bar=False)
+    seconds = time.perf_counter() - t0
+    return model, venv, callback, config, ppo_kwargs, names, seconds, threads
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    model, venv, cb, config, ppo_kwargs, names, seconds, threads = train(args)
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.join(args.out, "model.zip")
+    model.save(path)
+    print(f"saved {path} ({model.num_timesteps} steps in {seconds:.0f}s, "
+          f"{model.num_timesteps / seconds:.0f} fps)", flush=True)
+
+    eval_config = {k: v for k, v in config.items() if k != "reward"}
+    evals = {}
+    modes = [True, False] if args.eval_sampled else [True]
+    for deterministic in modes:
+        for opp in ("random", "greedy"):
+            r = evaluate(model, args.env, opp, games=args.eval_games, seed=10_000 + args.seed,
+                         deterministic=deterministic, **eval_config)
+            evals[opp if deterministic else f"{opp}_sampled"] = r
+            print(format_result(r), flush=True)
+    results = {
+        "env": args.env, "opponents": names, "config": config, "ppo": ppo_kwargs,
+        "cnn": {"channels": args.channels, "features_dim": args.features_dim,
+                "net_arch": args.net_arch},
+        "num_envs": args.num_envs, "seed": args.seed, "minutes": args.minutes,
+        "timesteps": int(model.num_timesteps), "seconds": round(seconds, 1),
+        "fps": round(model.num_timesteps / seconds, 1), "torch_threads": threads,
+        "stopped_by_clock": cb.stopped_by_clock, "episodes": cb.episodes,
+        "self_play_snapshots": cb.snapshots, "history": cb.history,
+        "eval": evals,
+        "win_rate": {k: v["win_rate"] for k, v in evals.items()},
+        "argv": sys.argv[1:] if argv is None else list(argv),
+    }
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump(results, f, indent=2)
+    print(f"wrote {os.path.join(args.out, 'results.json')}", flush=True)
+    return results
+
+
+if __name__ == "__main__":
+    main()
