@@ -202,6 +202,12 @@ def test_shot_range_line_behind_counted_after_walks():
           ["aBaAa....", "b........"], [4, 2])
 
 
+def test_shot_ranges_are_aimed_before_any_shot_flies():
+    # B's shot paints (1, 1) inside A's line this turn, but A's range (3) was counted first
+    check([".B......", "aaaA...."], [[shoot("E"), shoot("S")]],
+          [".B......", "abaAaaa."], [6, 2])
+
+
 def test_walk_on_the_previous_turn_lengthens_the_shot():
     check(["aA......", "B......."], [[walk("E"), STAY], [shoot("E"), STAY]],
           ["aaAaa...", "B......."], [5, 1])
