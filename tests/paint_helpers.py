@@ -61,3 +61,69 @@ def count_colours(rows, num_players):
     text = "".join(rows)
     return [text.count(chr(ord("a") + p)) + text.count(chr(ord("A") + p))
             for p in range(num_players)]
+
+
+# -- an independent, plain-Python reading of rules/paint.md (for cross-checks) ---------
+
+DELTAS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+def reference_turn(colour, positions, actions):
+    """One turn by rules/paint.md, written directly from the text: returns
+    ``(colour, positions, scores)`` after the turn (inputs are not changed)."""
+    colour = np.array(colour, copy=True)
+    height, width = colour.shape
+    n = len(positions)
+    inside = lambda r, c: 0 <= r < height and 0 <= c < width   # noqa: E731
+    origin = [tuple(int(x) for x in p) for p in positions]
+    new = list(origin)
+    # 1. walks (off the board / onto obstacles dropped)
+    for a, act in enumerate(actions):
+        if 1 <= act <= 8:
+            dr, dc = DELTAS[act - 1]
+            r, c = origin[a][0] + dr, origin[a][1] + dc
+            if inside(r, c) and colour[r, c] != -1:
+                new[a] = (r, c)
+    # 2. undo every move onto a crowded square, until none is crowded
+    while True:
+        count = {}
+        for p in new:
+            count[p] = count.get(p, 0) + 1
+        undo = [a for a in range(n) if new[a] != origin[a] and count[new[a]] > 1]
+        if not undo:
+            break
+        for a in undo:
+            new[a] = origin[a]
+    # 3. paint avatars
+    for a, (r, c) in enumerate(new):
+        colour[r, c] = a + 1
+    # 4. ranges
+    shots = {}
+    for a, act in enumerate(actions):
+        if act >= 9:
+            dr, dc = DELTAS[act - 9]
+            r, c = new[a]
+            k = 0
+            while inside(r - dr, c - dc) and colour[r - dr, c - dc] == a + 1:
+                r, c, k = r - dr, c - dc, k + 1
+            shots[a] = (new[a][0], new[a][1], dr, dc, max(1, k))
+    # 5. flight
+    avatars = set(new)
+    shot_painted = set()
+    while shots:
+        moved = {}
+        for a, (r, c, dr, dc, rng) in shots.items():
+            r, c, rng = r + dr, c + dc, rng - 1
+            if inside(r, c) and colour[r, c] != -1:
+                moved[a] = (r, c, dr, dc, rng)
+        count = {}
+        for v in moved.values():
+            count[v[:2]] = count.get(v[:2], 0) + 1
+        alive = {a: v for a, v in moved.items()
+                 if count[v[:2]] == 1 and v[:2] not in avatars and v[:2] not in shot_painted}
+        for a, v in alive.items():
+            colour[v[0], v[1]] = a + 1
+        shot_painted.update(v[:2] for v in alive.values())
+        shots = {a: v for a, v in alive.items() if v[4] > 0}
+    scores = [int((colour == a + 1).sum()) for a in range(n)]
+    return colour, np.array(new), scores

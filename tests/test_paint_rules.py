@@ -11,8 +11,8 @@ import pytest
 import botarena
 from botarena.envs.paint_v0 import Action, Config, PaintGame
 
-from paint_helpers import (DIRS, STAY, count_colours, new_game, play, play_game, scores,
-                           shoot, step, walk)
+from paint_helpers import (DIRS, STAY, count_colours, new_game, play, play_game,
+                           reference_turn, scores, shoot, step, walk)
 
 
 def check(before, turns, after, expected_scores, **config):
@@ -595,3 +595,39 @@ def test_bundled_boards(name, shape, turns, starts, painted):
         assert got == sorted(squares)
     assert scores(snap) == [len(s) for s in painted]
     assert not (snap["colour"] == -1).any()
+
+
+# -- cross-check against a plain-Python reading of the rules ---------------------------
+
+ROW_PLAY = [int(Action.WALK_E), int(Action.WALK_W)] * 2 + [
+    int(Action.SHOOT_E), int(Action.SHOOT_W), int(Action.SHOOT_N), int(Action.SHOOT_S)]
+
+
+@pytest.mark.parametrize("config, choices", [
+    (dict(width=5, height=5, num_players=8, obstacle_density=0.15, symmetric=False), None),
+    (dict(width=7, height=3, num_players=6, obstacle_density=0.1, symmetric=True), None),
+    (dict(width=9, height=9, num_players=4, obstacle_density=0.2, symmetric=True), None),
+    (dict(width=4, height=4, num_players=12, obstacle_density=0.0, symmetric=False), None),
+    # walks along rows build long lines, so long shots meet and cross (shot-painted stops)
+    (dict(width=8, height=8, num_players=6, obstacle_density=0.0, symmetric=True), ROW_PLAY),
+])
+def test_kernel_matches_a_plain_python_reading_of_the_rules(config, choices):
+    num_envs, n = 6, config["num_players"]
+    game = PaintGame(Config(board="random", max_turns=60, **config), num_envs=num_envs)
+    game.reset(seed=5)
+    rng = np.random.default_rng(1)
+    for turn in range(60):
+        if choices is None:
+            actions = rng.integers(0, 17, size=(num_envs, n))
+        else:
+            actions = rng.choice(choices, size=(num_envs, n))
+        before = [game.snapshot(e) for e in range(num_envs)]
+        game.step(actions)
+        for e in range(num_envs):
+            colour, positions, expected_scores = reference_turn(
+                before[e]["colour"], before[e]["positions"], actions[e])
+            snap = game.snapshot(e)
+            assert snap["positions"].tolist() == positions.tolist(), (turn, e)
+            assert np.array_equal(snap["colour"], colour), (turn, e, before[e]["board"],
+                                                            actions[e].tolist())
+            assert scores(snap) == expected_scores
