@@ -68,7 +68,9 @@ class BatchedGame(ABC):
         self.obs = np.zeros((E, A) + self.observation_shape(), dtype=obs_dtype)
         self.final_obs = np.zeros_like(self.obs)
         self.final_scores = np.zeros((E, A), dtype=np.int32)
-        self.masks = np.zeros((E, A, self.num_actions()), dtype=np.bool_)
+        self._num_actions = self.num_actions()
+        # int8, PettingZoo's convention: ``action_space.sample(mask)`` takes it as is
+        self.masks = np.zeros((E, A, self._num_actions), dtype=np.int8)
         self.actions = np.zeros((E, A), dtype=np.int64)
         self.rewards = np.zeros((E, A), dtype=np.float32)
         self.terminated = np.zeros((E, A), dtype=np.bool_)
@@ -95,9 +97,20 @@ class BatchedGame(ABC):
         self.truncated[ids] = False
 
     def step(self, actions=None, autoreset=False):
-        """One turn in every env that is not over, with ``actions`` (or ``self.actions``)."""
+        """One turn in every env with ``actions`` (or ``self.actions``, as written there).
+
+        Envs whose game is over are skipped (reset them, or step with ``autoreset``).
+        Raises ``ValueError`` for an action outside ``[0, num_actions)``, before any change.
+        """
         if actions is not None:
+            actions = np.asarray(actions)
+            if actions.dtype.kind not in "iu":
+                raise TypeError(f"actions must be integers, got dtype {actions.dtype}")
             self.actions[...] = actions
+        low, high = self.actions.min(), self.actions.max()
+        if low < 0 or high >= self._num_actions:
+            bad = low if low < 0 else high
+            raise ValueError(f"action {bad} is outside [0, {self._num_actions})")
         self._step(self.state, self.params, self.actions, bool(autoreset), self.rewards,
                    self.terminated, self.truncated, self.obs, self.masks, self.final_obs,
                    self.final_scores)

@@ -2,7 +2,7 @@
 
 Per step it validates the actions, calls the game's step kernel once and builds the
 dicts.  Observations are copies (safe to keep); ``infos[agent]`` holds ``score`` (the
-game's own score) and ``action_mask`` (bool array, also from ``action_mask(agent)``).
+game's own score) and ``action_mask`` (int8 array, 1 = legal, also from ``action_mask(agent)``).
 An agent that sends no action plays action 0 (the games' no-op).  Stepping after the
 game ended raises ``RuntimeError``; unknown agents and bad actions raise ``ValueError``
 or ``TypeError`` before anything changes.
@@ -78,6 +78,8 @@ class BatchedParallelEnv(ParallelEnv):
 
     def _action_index(self, agent, action):
         try:
+            if isinstance(action, (bool, np.bool_)):
+                raise TypeError
             value = operator.index(action)
         except TypeError:
             raise TypeError(f"action for {agent!r} must be an int, got {action!r}") from None
@@ -92,8 +94,7 @@ class BatchedParallelEnv(ParallelEnv):
         row = self.game.actions[0]
         chosen = np.zeros_like(row)
         for agent, action in actions.items():
-            if agent not in self._index:
-                self._check_agent(agent)
+            self._check_agent(agent)
             chosen[self._index[agent]] = self._action_index(agent, action)
         row[:] = chosen
         game = self.game

@@ -4,9 +4,10 @@ from typing import Optional
 
 from ...core.batched import OBS_DTYPES
 from ...core.rewards import REWARD_MODES
+from .constants import RANDOM_BOARD
+from .maps import load_board
 
 TURNS_PER_COLUMN = 10  # the original boards last 10 turns per column (10x10: 100, 5x11: 110)
-RANDOM_BOARD = "random"
 
 
 @dataclass(frozen=True)
@@ -19,7 +20,9 @@ class Config:
     width, height, num_players, obstacle_density, symmetric: the generator's settings
         (used with board="random").  symmetric=True mirrors obstacles and start squares
         through the centre (player 2k+1 starts opposite player 2k); an odd player count
-        then needs odd width and height (the last player starts in the centre).
+        then needs odd width and height (the last player starts in the centre).  Where 100
+        draws give no board whose free squares are connected and hold every start (a
+        density near 1), the board has no obstacles.
     max_turns: turns per game; None takes the bundled board's own, else 10 x width.
     reward: "score" (change of own square count), "zero_sum" (change of the margin over
         the best opponent) or "win_loss" (+1/0/-1 at the end).
@@ -44,10 +47,13 @@ class Config:
             raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {self.obs_dtype!r}")
         for name in ("max_turns", "max_steps"):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or value < 1):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or value < 1):
                 raise ValueError(f"{name} must be a positive int or None, got {value!r}")
-        if self.board == RANDOM_BOARD:
+        if isinstance(self.board, str) and self.board == RANDOM_BOARD:
             self._check_generator()
+        else:
+            load_board(self.board)
 
     def _check_generator(self):
         for name in ("width", "height", "num_players"):

@@ -9,6 +9,7 @@ OBSTACLE = -1    # a square nobody can enter or paint
 NO_SHOT = -1     # shot direction of an avatar that does not shoot (or whose shot ended)
 SHOT_STOPPED = -2  # shot direction of a shot stopped in the current round of flight
 MAX_ASCII_PLAYERS = 26  # players a..z / A..Z in the ASCII board format
+RANDOM_BOARD = "random"  # Config.board value asking for a generated board at every reset
 
 
 class Action(IntEnum):

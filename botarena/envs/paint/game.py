@@ -6,9 +6,9 @@ from ...core.batched import BatchedGame
 from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS
-from .config import RANDOM_BOARD, TURNS_PER_COLUMN, Config
-from .constants import NUM_ACTIONS, NUM_PLANES, OBSTACLE, TIME_LEFT_FULL
-from .maps import board_rows, parse_board
+from .config import TURNS_PER_COLUMN, Config
+from .constants import NUM_ACTIONS, NUM_PLANES, OBSTACLE, RANDOM_BOARD, TIME_LEFT_FULL
+from .maps import load_board
 from .state import alloc
 
 
@@ -27,8 +27,8 @@ class PaintGame(BatchedGame):
             self._template = None
             turns = None
         else:
-            rows, turns = board_rows(config.board)
-            self._template = parse_board(rows)
+            colour, positions, turns = load_board(config.board)
+            self._template = colour, positions
             self.height, self.width = self._template[0].shape
             self._players = len(self._template[1])
         self.max_turns = config.max_turns or turns or TURNS_PER_COLUMN * self.width

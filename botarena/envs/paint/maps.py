@@ -14,8 +14,7 @@ from numba import njit
 from ...core.grid import DIRECTIONS, in_bounds, parse_ascii
 from ...core.rng import GAME, randint, uniform
 from .constants import (CHAR_AVATAR, CHAR_NEUTRAL, CHAR_OBSTACLE, CHAR_PAINT, NEUTRAL,
-                        OBSTACLE)
-from .config import RANDOM_BOARD
+                        OBSTACLE, RANDOM_BOARD)
 
 # name: turns of the original board (the squares are in maps/<name>.txt)
 BUNDLED_TURNS = {"10x10": 100, "5x11": 110, "7x13": 130, "7x13b": 130}
@@ -27,19 +26,19 @@ def bundled_board(name):
     return resources.files(__package__).joinpath("maps", f"{name}.txt").read_text()
 
 
-def board_rows(board):
-    """The rows of ``board`` (bundled name, path, ASCII string or list of rows), and the
-    bundled board's turns (None for others)."""
+def load_board(board):
+    """``(colour, positions, turns)`` of ``board``: a bundled name, a path, an ASCII string
+    or a list of rows (``turns`` is the bundled board's own, None for others)."""
     if isinstance(board, str) and board in BUNDLED_TURNS:
-        return parse_ascii(bundled_board(board), ALLOWED), BUNDLED_TURNS[board]
+        return parse_board(parse_ascii(bundled_board(board), ALLOWED)) + (BUNDLED_TURNS[board],)
     if isinstance(board, (str, os.PathLike)) and "\n" not in str(board) and os.path.isfile(board):
         with open(board) as f:
-            return parse_ascii(f.read(), ALLOWED, what=f"board in {board}"), None
+            return parse_board(parse_ascii(f.read(), ALLOWED, what=f"board in {board}")) + (None,)
     if not isinstance(board, (str, list, tuple)):
         raise TypeError(f"board must be a name, a path, an ASCII string or a list of rows, "
                         f"got {type(board).__name__}")
     try:
-        return parse_ascii(board, ALLOWED), None
+        return parse_board(parse_ascii(board, ALLOWED)) + (None,)
     except ValueError as err:
         if isinstance(board, str) and "\n" not in board:
             raise ValueError(
