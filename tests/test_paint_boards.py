@@ -239,3 +239,12 @@ def test_generated_boards_play_50_random_steps(case):
                 assert colour[r, c] == p + 1
     for e in range(num_envs):
         assert game.snapshot(e)["turns_left"] == 10
+
+
+def test_snapshot_ranks_share_equal_counts():
+    from botarena.envs.paint_v0 import Config, PaintGame
+    game = PaintGame(Config(board="aA.\nbB.\nCcc"), 1)
+    game.reset(seed=0)
+    snap = game.snapshot(0)
+    assert snap["scores"].tolist() == [2, 2, 3]
+    assert snap["ranks"].tolist() == [2, 2, 1]

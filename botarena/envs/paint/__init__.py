@@ -43,7 +43,7 @@ Config
 
 Other views
     ``env.unwrapped.snapshot()``: ``board`` (ASCII rows), ``colour``, ``positions``,
-    ``scores``, ``turns_left``, ``steps``, ``over``, ``rng``.  ``env.state()``: float32 planes
+    ``scores``, ``ranks``, ``turns_left``, ``steps``, ``over``, ``rng``.  ``env.state()``: float32 planes
     of every colour and avatar (absolute).  Render modes ``ansi``, ``rgb_array``, ``human``
     (pygame, ``pip install botarena[render]``).
 

@@ -70,13 +70,16 @@ class PaintGame(BatchedGame):
     def snapshot(self, e=0):
         """Copies of env e: ``board`` (ASCII rows), ``colour`` (int16 grid: 0 neutral,
         -1 obstacle, p+1 player p), ``positions`` ([A, 2] row, col), ``scores``,
+        ``ranks`` (1 + players with more squares: equal counts share a rank),
         ``turns_left``, ``steps``, ``over``, ``rng``."""
         s = self.state
+        scores = s.scores[e]
         return {
             "board": render.board_rows(s.colour[e], s.positions[e]),
             "colour": s.colour[e].copy(),
             "positions": s.positions[e].copy(),
-            "scores": s.scores[e].copy(),
+            "scores": scores.copy(),
+            "ranks": 1 + (scores[None, :] > scores[:, None]).sum(axis=1),
             "turns_left": int(s.turns_left[e]),
             "steps": int(s.steps[e]),
             "over": bool(s.over[e]),
