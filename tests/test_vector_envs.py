@@ -1,0 +1,348 @@
+"""The vector front-ends: SB3 VecEnv (``botarena.vector_env``), Gymnasium VectorEnv
+(``botarena.gymnasium_vector_env``), opponents, and SuperSuit over the ParallelEnv."""
+import numpy as np
+import pytest
+
+import botarena
+from botarena.wrappers.opponents import PolicyOpponent
+
+E = 4
+
+
+def make_game(env_id, config, num_envs=1):
+    module = botarena.env_module(env_id)
+    return module.Game(module.Config(**config), num_envs)
+
+
+def natural_length(env_id, config, seed=0):
+    """Steps of a natural game (no max_steps) of ``config`` with no-op actions."""
+    env = botarena.parallel_env(env_id, **config)
+    env.reset(seed=seed)
+    steps = 0
+    while env.agents:
+        obs, rew, term, trunc, infos = env.step({a: 0 for a in env.agents})
+        steps += 1
+        assert steps < 10_000
+    assert all(term.values()) and not any(trunc.values())
+    return steps
+
+
+def random_legal(masks, rng):
+    """A random legal action per row of ``masks``."""
+    scores = rng.random(masks.shape) * (masks > 0)
+    return scores.argmax(axis=1).astype(np.int64)
+
+
+# -- SB3 VecEnv ----------------------------------------------------------------------------
+
+def test_sb3_shapes_all_learners(env_id, short_config):
+    venv = botarena.vector_env(env_id, E, seed=0, **short_config)
+    A = venv.game.num_agents
+    obs_space = venv.observation_space
+    assert venv.num_envs == E * A
+    obs = venv.reset()
+    assert obs.shape == (E * A,) + obs_space.shape and obs.dtype == obs_space.dtype
+    # slot e * A + a is agent a of env e
+    for e in range(E):
+        for a in range(A):
+            assert np.array_equal(obs[e * A + a], venv.game.obs[e, a])
+    masks = venv.action_masks()
+    assert masks.shape == (E * A, venv.action_space.n)
+    assert np.array_equal(masks > 0, venv.game.masks.reshape(E * A, -1) > 0)
+    assert (masks > 0).any(axis=1).all()
+    rng = np.random.default_rng(0)
+    obs, rewards, dones, infos = venv.step(random_legal(masks, rng))
+    assert obs.shape == (E * A,) + obs_space.shape and obs.dtype == obs_space.dtype
+    assert rewards.shape == (E * A,) and rewards.dtype == np.float32
+    assert dones.shape == (E * A,) and dones.dtype == np.bool_
+    assert isinstance(infos, list) and len(infos) == E * A
+    assert all(obs_space.contains(o) for o in obs)
+
+
+def test_sb3_shapes_with_opponent(env_id, short_config):
+    venv = botarena.vector_env(env_id, E, opponent="random", seed=0, **short_config)
+    assert venv.num_envs == E
+    obs = venv.reset()
+    assert obs.shape == (E,) + venv.observation_space.shape
+    assert venv.action_masks().shape == (E, venv.action_space.n)
+    obs, rewards, dones, infos = venv.step(np.zeros(E, dtype=np.int64))
+    assert obs.shape[0] == rewards.shape[0] == dones.shape[0] == len(infos) == E
+
+
+def test_sb3_env_method_action_masks_one_per_slot(env_id, short_config):
+    """sb3-contrib's get_action_masks stacks ``env_method("action_masks")``: that must give
+    one mask per slot, i.e. shape (num_envs, n)."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    venv = botarena.vector_env(env_id, 2, seed=0, **short_config)
+    venv.reset()
+    masks = get_action_masks(venv)
+    assert masks.shape == (venv.num_envs, venv.action_space.n)
+    assert np.array_equal(masks, venv.action_masks())
+
+
+def test_sb3_autoreset_matches_game_replay(env_id, short_config):
+    """On the step a slot's episode ends: done, terminal_observation = the game's last
+    observation (replayed without autoreset, then reset from the env's own RNG), and the
+    returned obs is the new game's first observation."""
+    seed = 21
+    venv = botarena.vector_env(env_id, E, seed=seed, **short_config)
+    A = venv.game.num_agents
+    N = E * A
+    mirror = make_game(env_id, short_config, E)
+    mirror.reset(seed)
+    # the first episode is also replayed by ParallelEnvs seeded seed + e
+    pars = [botarena.parallel_env(env_id, **short_config) for _ in range(E)]
+    for e, par in enumerate(pars):
+        par.reset(seed=seed + e)
+    obs = venv.reset()
+    assert np.array_equal(obs, mirror.obs.reshape((N,) + mirror.obs.shape[2:]))
+    rng = np.random.default_rng(1)
+    ends = 0
+    first_episode = np.ones(E, dtype=bool)
+    for t in range(40):
+        actions = random_legal(venv.action_masks(), rng)
+        obs, rewards, dones, infos = venv.step(actions)
+        mirror.step(actions.reshape(E, A))
+        expect_done = (mirror.terminated | mirror.truncated).reshape(N)
+        assert np.array_equal(dones, expect_done), t
+        assert np.array_equal(rewards, mirror.rewards.reshape(N))
+        for e in range(E):
+            if first_episode[e]:
+                o, r, term, trunc, _ = pars[e].step(
+                    {f: int(actions[e * A + i]) for i, f in enumerate(pars[e].possible_agents)})
+                for i, agent in enumerate(pars[e].possible_agents):
+                    expected = infos[e * A + i]["terminal_observation"] if dones[e * A + i] else obs[e * A + i]
+                    assert np.array_equal(o[agent], expected), (t, e, agent)
+                    assert r[agent] == rewards[e * A + i]
+                first_episode[e] = bool(pars[e].agents)
+        for i in range(N):
+            e, a = divmod(i, A)
+            if dones[i]:
+                assert np.array_equal(infos[i]["terminal_observation"], mirror.obs[e, a])
+                assert infos[i]["TimeLimit.truncated"] is False
+                assert infos[i]["score"] == int(mirror.scores[e, a])
+                assert infos[i]["outcome"] in (-1, 0, 1)
+            else:
+                assert "terminal_observation" not in infos[i]
+        done_envs = np.flatnonzero(expect_done.reshape(E, A).all(axis=1))
+        ends += len(done_envs)
+        if len(done_envs):
+            mask = np.zeros(E, dtype=np.bool_)
+            mask[done_envs] = True
+            # the documented kernel contract: reset the ended envs from their own RNG
+            mirror.kernels.reset(mirror.state, mirror.params, mask, mirror.obs, mirror.masks)
+            for e in done_envs:
+                assert venv.game.snapshot(e)["steps"] == 0
+                for a in range(A):
+                    assert not np.array_equal(obs[e * A + a], infos[e * A + a]["terminal_observation"])
+        assert np.array_equal(obs, mirror.obs.reshape(obs.shape)), t
+        assert np.array_equal(venv.action_masks(), mirror.masks.reshape(N, -1))
+    assert ends >= 2 * E
+    assert not first_episode.any()
+
+
+def test_sb3_time_limit_truncated(env_id, short_config):
+    length = natural_length(env_id, short_config)
+    assert length >= 4
+    for max_steps, truncated in ((length - 2, True), (length, False)):
+        config = dict(short_config, max_steps=max_steps)
+        venv = botarena.vector_env(env_id, 2, opponent="random", seed=3, **config)
+        venv.reset()
+        done_steps = []
+        for t in range(1, 2 * max_steps + 1):
+            obs, rewards, dones, infos = venv.step(np.zeros(2, dtype=np.int64))
+            for i in np.flatnonzero(dones):
+                assert infos[i]["TimeLimit.truncated"] is truncated, (max_steps, t)
+                done_steps.append(t)
+            if not dones.any():
+                for info in infos:
+                    assert "TimeLimit.truncated" not in info
+        expected_ends = [max_steps, max_steps, 2 * max_steps, 2 * max_steps]
+        assert done_steps == expected_ends, (max_steps, done_steps)
+
+
+@pytest.mark.parametrize("bot", ["greedy", "random"])
+def test_sb3_opponent_bot_really_plays(env_id, bot):
+    """Opponent seats are hidden from the learner and play what the bot says."""
+    num_envs = 6
+    venv = botarena.vector_env(env_id, num_envs, opponent=bot, seed=8)
+    game = venv.game
+    A = game.num_agents
+    obs = venv.reset()
+    rng = np.random.default_rng(2)
+    env_ids = np.array([e for e in range(num_envs) for a in range(A) if a != e % A], dtype=np.int64)
+    agent_ids = np.array([a for e in range(num_envs) for a in range(A) if a != e % A], dtype=np.int64)
+    non_stay = 0
+    for t in range(60):
+        # learner seat e % A: the learner sees only its own observation
+        for e in range(num_envs):
+            assert np.array_equal(obs[e], game.obs[e, e % A])
+        copy = type(game.state)(*[field.copy() for field in game.state])
+        expected = np.zeros(len(env_ids), dtype=np.int64)
+        game.bots[bot](copy, game.params, env_ids, agent_ids, expected)
+        learner = random_legal(venv.action_masks(), rng)
+        obs, rewards, dones, infos = venv.step(learner)
+        assert np.array_equal(game.actions[env_ids, agent_ids], expected), t
+        assert np.array_equal(game.actions[np.arange(num_envs), np.arange(num_envs) % A], learner)
+        non_stay += int((expected != 0).sum())
+    assert non_stay > 0
+
+
+def test_sb3_policy_opponent_callable(env_id, short_config):
+    calls = []
+
+    def last_legal(obs, masks):
+        calls.append((obs.copy(), masks.copy()))
+        return masks.shape[1] - 1 - np.argmax(masks[:, ::-1] > 0, axis=1)
+
+    for opponent in (last_legal, PolicyOpponent(last_legal)):
+        calls.clear()
+        venv = botarena.vector_env(env_id, 3, opponent=opponent, seed=4, **short_config)
+        game = venv.game
+        A = game.num_agents
+        venv.reset()
+        opp_env = np.array([e for e in range(3) for a in range(A) if a != e % A])
+        opp_agent = np.array([a for e in range(3) for a in range(A) if a != e % A])
+        for t in range(5):
+            before_obs = game.obs[opp_env, opp_agent].copy()
+            before_masks = game.masks[opp_env, opp_agent].copy()
+            venv.step(np.zeros(3, dtype=np.int64))
+            seen_obs, seen_masks = calls[-1]
+            assert np.array_equal(seen_obs, before_obs)
+            assert np.array_equal(seen_masks, before_masks)
+            expected = before_masks.shape[1] - 1 - np.argmax(before_masks[:, ::-1] > 0, axis=1)
+            assert np.array_equal(game.actions[opp_env, opp_agent], expected)
+        assert len(calls) == 5
+
+
+def test_sb3_learner_seats_rotate(env_id, config_tables):
+    for config in config_tables["CONFORMANCE_CONFIGS"][env_id][:3]:
+        num_envs = 7
+        venv = botarena.vector_env(env_id, num_envs, opponent="random", seed=0, **config)
+        A = venv.game.num_agents
+        obs = venv.reset()
+        seats = []
+        for e in range(num_envs):
+            matches = [a for a in range(A) if np.array_equal(obs[e], venv.game.obs[e, a])]
+            assert e % A in matches
+            seats.append(e % A)
+            assert np.array_equal(venv.action_masks()[e], venv.game.masks[e, e % A])
+        assert set(seats) == set(range(A))
+        fixed = botarena.vector_env(env_id, num_envs, opponent="random", seed=0, learner_seat=1,
+                                    **config)
+        obs = fixed.reset()
+        for e in range(num_envs):
+            assert np.array_equal(obs[e], fixed.game.obs[e, 1])
+
+
+def test_sb3_seed_reproducible(env_id, short_config):
+    def play():
+        venv = botarena.vector_env(env_id, E, opponent="greedy", seed=99, **short_config)
+        log = [venv.reset()]
+        for t in range(30):
+            obs, rewards, dones, infos = venv.step(np.full(E, t % 17, dtype=np.int64))
+            log += [obs, rewards, dones]
+        return log
+
+    a, b = play(), play()
+    assert len(a) == len(b) == 91
+    for x, y in zip(a, b):
+        assert np.array_equal(x, y)
+
+
+def test_sb3_ppo_learns_briefly(env_id, short_config):
+    from stable_baselines3 import PPO
+
+    venv = botarena.vector_env(env_id, 2, opponent="random", seed=0, **short_config)
+    model = PPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    model.learn(256)
+    assert model.num_timesteps >= 256
+    action, _ = model.predict(venv.reset(), deterministic=True)
+    assert action.shape == (2,)
+
+
+def test_sb3_maskable_ppo_learns_briefly(env_id, short_config):
+    from sb3_contrib import MaskablePPO
+
+    venv = botarena.vector_env(env_id, 2, seed=0, **short_config)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0,
+                        device="cpu")
+    model.learn(256)
+    assert model.num_timesteps >= 256
+    obs = venv.reset()
+    masks = venv.action_masks()
+    action, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    assert action.shape == (venv.num_envs,)
+    assert (masks[np.arange(venv.num_envs), action] > 0).all()
+
+
+# -- Gymnasium VectorEnv ------------------------------------------------------------------
+
+def test_gymnasium_vector_env(env_id, short_config):
+    from gymnasium.vector import AutoresetMode
+
+    venv = botarena.gymnasium_vector_env(env_id, E, **short_config)
+    A = venv.slots.game.num_agents
+    assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert venv.num_envs == E * A
+    assert venv.observation_space.shape == (E * A,) + venv.single_observation_space.shape
+    assert venv.action_space.shape == (E * A,)
+    obs, infos = venv.reset(seed=5)
+    assert venv.observation_space.contains(obs)
+    assert infos["action_mask"].shape == (E * A, venv.single_action_space.n)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for t in range(30):
+        prev = obs
+        obs, rewards, terminated, truncated, infos = venv.step(random_legal(infos["action_mask"], rng))
+        assert obs.shape == prev.shape and rewards.shape == terminated.shape == truncated.shape == (E * A,)
+        assert venv.observation_space.contains(obs)
+        done = terminated | truncated
+        if done.any():
+            assert np.array_equal(infos["_final_obs"], done)
+            game = venv.slots.game
+            for i in np.flatnonzero(done):
+                e, a = divmod(i, A)
+                assert np.array_equal(infos["final_obs"][i], game.final_obs[e, a])
+                assert not np.array_equal(infos["final_obs"][i], obs[i])
+                assert game.snapshot(e)["steps"] == 0  # same-step autoreset: already restarted
+            ends += int(done.sum())
+        else:
+            assert "final_obs" not in infos and "_final_obs" not in infos
+    assert ends >= E * A
+    # same seed, same start
+    obs2, _ = venv.reset(seed=5)
+    obs3, _ = botarena.gymnasium_vector_env(env_id, E, **short_config).reset(seed=5)
+    assert np.array_equal(obs2, obs3)
+
+
+def test_gymnasium_vector_env_with_opponent(env_id, short_config):
+    venv = botarena.gymnasium_vector_env(env_id, 3, opponent="greedy", **short_config)
+    assert venv.num_envs == 3
+    obs, infos = venv.reset(seed=0)
+    assert obs.shape == (3,) + venv.single_observation_space.shape
+    obs, rewards, terminated, truncated, infos = venv.step(np.zeros(3, dtype=np.int64))
+    assert rewards.shape == (3,)
+
+
+# -- SuperSuit ------------------------------------------------------------------------------
+
+def test_supersuit_vec_env_steps(env_id):
+    import supersuit
+
+    par = botarena.parallel_env(env_id)
+    venv = supersuit.pettingzoo_env_to_vec_env_v1(par)
+    A = len(par.possible_agents)
+    assert venv.num_envs == A
+    obs, infos = venv.reset(seed=0)
+    assert obs.shape == (A,) + par.observation_space(par.possible_agents[0]).shape
+    start = par.snapshot()["scores"].astype(np.float64)
+    total = np.zeros(A)
+    for t in range(20):
+        obs, rewards, terminated, truncated, infos = venv.step(np.full(A, t % 17))
+        assert obs.shape[0] == rewards.shape[0] == A
+        total += rewards
+    assert par.snapshot()["steps"] == 20
+    # default reward: the score change, so the rewards add up to it
+    assert np.array_equal(total, par.snapshot()["scores"] - start)
