@@ -10,7 +10,7 @@ DIRECTIONS = np.array(
 NUM_DIRECTIONS = len(DIRECTION_NAMES)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def in_bounds(row, col, height, width):
     return 0 <= row < height and 0 <= col < width
 

@@ -12,7 +12,7 @@ REWARD_MODES = {"score": 0, "zero_sum": 1, "win_loss": 2}
 SCORE, ZERO_SUM, WIN_LOSS = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def margin(values, a):
     """``values[a]`` minus the best value of the other agents."""
     best = -np.inf
@@ -22,7 +22,7 @@ def margin(values, a):
     return values[a] - best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def outcome(rank_key, a):
     """+1 if agent ``a`` is strictly best by ``rank_key``, 0 if tied for best, else -1."""
     m = margin(rank_key, a)
@@ -33,7 +33,7 @@ def outcome(rank_key, a):
     return -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_step(mode, max_steps, steps, game_over, alive, scores, prev_scores, rank_key,
                 rewards, terminated, truncated):
     """Rewards and end flags of one env after its rule phases; True when the env is done.
@@ -54,5 +54,6 @@ def finish_step(mode, max_steps, steps, game_over, alive, scores, prev_scores, r
             rewards[a] = 0.0
         terminated[a] = game_over or not alive[a]
         truncated[a] = truncate and alive[a]
-    prev_scores[:] = scores
+    for a in range(scores.shape[0]):
+        prev_scores[a] = scores[a]
     return game_over or truncate

@@ -9,7 +9,7 @@ from collections import namedtuple
 
 from numba import njit, prange
 
-from ...core.jit import serial_and_parallel
+from ...core.jit import copy_into, serial_and_parallel
 from ...core.rewards import finish_step
 from .constants import OBSTACLE, Plane
 from .maps import generate_board
@@ -21,21 +21,21 @@ Params = namedtuple("Params", [
 ])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset_env(s, p, e):
     """A new game in env e: the board template or a generated board, full turns."""
     if p.generate:
         generate_board(s, e, p.num_players, p.obstacle_density, p.symmetric)
     else:
-        s.colour[e] = p.colour
-        s.positions[e] = p.positions
+        copy_into(s.colour[e], p.colour)
+        copy_into(s.positions[e], p.positions)
     colour, scores = s.colour[e], s.scores[e]
     scores[:] = 0
     for r in range(colour.shape[0]):
         for c in range(colour.shape[1]):
             if colour[r, c] > 0:
                 scores[colour[r, c] - 1] += 1
-    s.prev_scores[e] = scores
+    copy_into(s.prev_scores[e], scores)
     s.turns_left[e] = p.max_turns
     s.steps[e] = 0
     s.over[e] = False
@@ -49,7 +49,7 @@ OWN_PAINT, OPPONENT_PAINT, OBSTACLE_PLANE, OWN_AVATAR, OPPONENT_AVATAR, TIME_LEF
     int(Plane.OPPONENT_AVATAR), int(Plane.TIME_LEFT))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe_env(s, p, e, obs, masks):
     """Every player's planes (``obs[a]``, see constants.Plane) and action mask of env e.
 
@@ -77,7 +77,7 @@ def observe_env(s, p, e, obs, masks):
         legal_actions(colour, positions, a, masks[a])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_env(s, p, e, actions, rewards, terminated, truncated):
     """One turn of env e and its rewards and end flags; True when the episode is done."""
     game_over = play_turn(s, e, actions)
@@ -102,8 +102,8 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
         if step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e]):
             observe_env(s, p, e, obs[e], masks[e])
             if autoreset:
-                final_obs[e] = obs[e]
-                final_scores[e] = s.scores[e]
+                copy_into(final_obs[e], obs[e])
+                copy_into(final_scores[e], s.scores[e])
                 reset_env(s, p, e)
                 observe_env(s, p, e, obs[e], masks[e])
         else:
