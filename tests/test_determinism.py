@@ -294,3 +294,25 @@ def test_thread_count_independence(determinism_case):
     assert compared == 2 * BATCH * STEPS
     assert min(result["ends"]) >= 3
     assert len({d["obs"] for d in result["serial"]}) == BATCH
+
+
+def test_unseeded_reset_continues_the_seeded_rng(env_id, random_config):
+    """Gymnasium/PettingZoo seeding: after ``reset(seed=s)``, a later ``reset()`` (seed None)
+    continues the seeded generator, so the whole sequence of episodes is reproducible."""
+    def boards():
+        env = botarena.parallel_env(env_id, **random_config)
+        env.reset(seed=3)
+        seen = [env.snapshot()["board"]]
+        for _ in range(3):
+            steps = 0
+            while env.agents and steps < 5:
+                env.step({a: 0 for a in env.agents})
+                steps += 1
+            env.reset()
+            seen.append(env.snapshot()["board"])
+        return seen
+
+    first, second = boards(), boards()
+    assert len(first) == len(second) == 4
+    assert first[0] == second[0]
+    assert first[1:] == second[1:], "reset() after reset(seed=3) is not reproducible"

@@ -346,3 +346,32 @@ def test_supersuit_vec_env_steps(env_id):
     assert par.snapshot()["steps"] == 20
     # default reward: the score change, so the rewards add up to it
     assert np.array_equal(total, par.snapshot()["scores"] - start)
+
+
+def test_sb3_later_resets_follow_the_seed(env_id, random_config):
+    """As with SB3's own VecEnvs: a seeded VecEnv's later ``reset()`` calls are reproducible."""
+    def starts():
+        venv = botarena.vector_env(env_id, 2, seed=3, **random_config)
+        return [venv.reset(), venv.reset()]
+
+    a, b = starts(), starts()
+    assert np.array_equal(a[0], b[0])
+    assert np.array_equal(a[1], b[1]), "the second reset() of a seeded VecEnv is not reproducible"
+
+
+def test_gymnasium_vector_env_truncation(env_id, short_config):
+    length = natural_length(env_id, short_config)
+    venv = botarena.gymnasium_vector_env(env_id, 2, opponent="random",
+                                         **dict(short_config, max_steps=length - 2))
+    venv.reset(seed=1)
+    for t in range(1, length - 1):
+        obs, rewards, terminated, truncated, infos = venv.step(np.zeros(2, dtype=np.int64))
+        if t < length - 2:
+            assert not (terminated | truncated).any()
+    assert truncated.all() and not terminated.any()
+    assert infos["_final_obs"].all()
+    venv2 = botarena.gymnasium_vector_env(env_id, 2, opponent="random", **short_config)
+    venv2.reset(seed=1)
+    for t in range(length):
+        obs, rewards, terminated, truncated, infos = venv2.step(np.zeros(2, dtype=np.int64))
+    assert terminated.all() and not truncated.any()
