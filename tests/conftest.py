@@ -79,12 +79,24 @@ def _cases(table):
     return params
 
 
+def _explicitly_parametrized(metafunc):
+    names = set()
+    for marker in metafunc.definition.iter_markers("parametrize"):
+        argnames = marker.args[0] if marker.args else marker.kwargs.get("argnames", ())
+        if isinstance(argnames, str):
+            argnames = [n.strip() for n in argnames.split(",")]
+        names.update(argnames)
+    return names
+
+
 def pytest_generate_tests(metafunc):
-    if "conformance_case" in metafunc.fixturenames:
+    # a test that parametrizes one of these names itself keeps its own values
+    own = _explicitly_parametrized(metafunc)
+    if "conformance_case" in metafunc.fixturenames and "conformance_case" not in own:
         metafunc.parametrize("conformance_case", _cases(CONFORMANCE_CONFIGS))
-    if "determinism_case" in metafunc.fixturenames:
+    if "determinism_case" in metafunc.fixturenames and "determinism_case" not in own:
         metafunc.parametrize("determinism_case", _cases(DETERMINISM_CONFIGS))
-    if "env_id" in metafunc.fixturenames:
+    if "env_id" in metafunc.fixturenames and "env_id" not in own:
         metafunc.parametrize("env_id", list(botarena.ENV_IDS))
 
 

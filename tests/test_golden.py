@@ -103,9 +103,8 @@ def _all_cases():
             for env_id in botarena.ENV_IDS for i in range(len(GOLDEN_CASES.get(env_id, ())))]
 
 
-@pytest.mark.parametrize("env_id_case, index", _all_cases())
-def test_golden_trajectory(env_id_case, index):
-    env_id = env_id_case
+@pytest.mark.parametrize("env_id, index", _all_cases())
+def test_golden_trajectory(env_id, index):
     case = load(env_id)["cases"][index]
     digest, ends, scores = trajectory_hash(env_id, case["config"], case["seed"], case["steps"])
     assert case["steps"] == STEPS
