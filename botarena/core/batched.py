@@ -76,6 +76,7 @@ class BatchedGame(ABC):
         self.terminated = np.zeros((E, A), dtype=np.bool_)
         self.truncated = np.zeros((E, A), dtype=np.bool_)
         self._env_mask = np.zeros(E, dtype=np.bool_)
+        self._seeded = False
         threaded = self.num_envs >= PARALLEL_MIN_ENVS and numba.get_num_threads() > 1
         if threads is not None:
             threaded = bool(threads)
@@ -85,10 +86,15 @@ class BatchedGame(ABC):
 
     # -- driving -------------------------------------------------------------------
     def reset(self, seed=None, env_ids=None):
-        """Start new games in ``env_ids`` (all by default); env ``env_ids[i]`` is seeded
-        ``seed + i`` (or ``seed[i]`` for a sequence), from fresh entropy if None."""
+        """Start new games in ``env_ids`` (all by default).
+
+        With a seed, env ``env_ids[i]`` is seeded ``seed + i`` (or ``seed[i]`` for a
+        sequence).  Without one, each env's RNG carries on from where it is (Gymnasium's
+        convention), or starts from fresh entropy if it was never seeded."""
         ids = np.arange(self.num_envs) if env_ids is None else np.asarray(env_ids, dtype=np.int64)
-        rng_module.seed_rows(self.state.rng, ids, env_seeds(seed, len(ids)))
+        if seed is not None or not self._seeded:
+            rng_module.seed_rows(self.state.rng, ids, env_seeds(seed, len(ids)))
+            self._seeded = self._seeded or env_ids is None
         self._env_mask[:] = False
         self._env_mask[ids] = True
         self._reset(self.state, self.params, self._env_mask, self.obs, self.masks)

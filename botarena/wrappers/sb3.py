@@ -39,8 +39,9 @@ class BotarenaVecEnv(VecEnv):
         return obs
 
     def seed(self, seed=None):
+        """Seed the next reset: env ``e`` gets ``seed + e``; returns each slot's env seed."""
         self._seed = seed
-        return [None if seed is None else seed + e for e in range(self.game.num_envs)]
+        return [None if seed is None else seed + int(e) for e in self.slots.learner_env]
 
     def step_async(self, actions):
         self._actions = actions
@@ -82,6 +83,11 @@ class BotarenaVecEnv(VecEnv):
         setattr(self, attr_name, value)
 
     def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        """Per-slot results; ``"action_masks"`` gives each slot its own mask row (what
+        sb3-contrib's MaskablePPO asks for)."""
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in self._get_indices(indices)]
         method = getattr(self, method_name)
         return [method(*method_args, **method_kwargs) for _ in self._get_indices(indices)]
 
