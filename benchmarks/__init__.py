@@ -1,0 +1,1 @@
+"""Speed benchmarks of botarena (``python -m benchmarks.steps_per_sec``)."""

@@ -1,0 +1,346 @@
+"""Agent-steps per second of every registered env, through every front-end, in one run.
+
+    python -m benchmarks.steps_per_sec [--quick] [--json PATH] [--envs paint_v0 ...]
+                                       [--repeats N] [--steps N]
+
+Rows (one table per run, ratios against the ``parallel_env`` row of the same env):
+
+``kernel``         the raw batched kernel (step + observe, auto-reset), serial, at batch
+                   1, 64, 1024 and 4096; random legal actions, pre-generated (a first pass
+                   with the same seeds records them, so the timed pass replays a trajectory
+                   whose every action is legal);
+``kernel-threads`` the threaded twin at 4096 (only where numba has more than one thread);
+``vector_env``     ``botarena.vector_env`` (SB3 VecEnv, every agent a learner slot) at
+                   4096, replaying the kernel's recorded actions (needs stable-baselines3);
+``parallel_env``   the PettingZoo ParallelEnv, one env, dict API (actions recorded the same
+                   way, one seed per episode);
+``kernel-nojit``   the same kernel in plain Python (``NUMBA_DISABLE_JIT=1``, batch 1 and 16,
+                   a subprocess, few steps);
+``supersuit``      SuperSuit's ``pettingzoo_env_to_vec_env_v1`` + ``concat_vec_envs_v1(...,
+                   8, num_cpus=0, base_class="stable_baselines3")`` over our ParallelEnv,
+                   with uniformly random actions (SuperSuit auto-resets without seeds, so
+                   no recording can be replayed; illegal actions are legal to send).
+
+An agent-step is one agent acting once.  Every row is compiled and warmed up before it is
+timed; each number is the median of ``--repeats`` (>= 3) timed passes.  ``--quick`` takes
+smaller step counts (under a minute after compiling); ``--steps N`` fixes every row's
+step count (the smoke test uses it).
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+KERNEL_BATCHES = (1, 64, 1024, 4096)
+NOJIT_BATCHES = (1, 16)
+BIG_BATCH = 4096
+SUPERSUIT_ENVS = 8
+SEED = 12345
+
+# agent-steps per timed pass: (full, quick)
+KERNEL_BUDGET = (1_000_000, 150_000)
+VECTOR_BUDGET = (1_000_000, 150_000)
+PARALLEL_STEPS = (10_000, 1_500)
+SUPERSUIT_STEPS = (2_000, 300)
+NOJIT_STEPS = (40, 8)
+MIN_STEPS, MAX_STEPS = 10, 20_000
+
+
+# -- helpers ---------------------------------------------------------------------------
+def _median_rate(run, agent_steps, repeats, prepare=None):
+    """Median agent-steps/s of ``repeats`` timed calls of ``run`` (``prepare`` untimed)."""
+    rates = []
+    for _ in range(repeats):
+        if prepare is not None:
+            prepare()
+        start = time.perf_counter()
+        run()
+        rates.append(agent_steps / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def _steps_for(budget, agents_per_step, quick, fixed):
+    if fixed:
+        return fixed
+    steps = budget[1 if quick else 0] // max(1, agents_per_step)
+    return int(min(MAX_STEPS, max(MIN_STEPS, steps)))
+
+
+def random_legal(masks, rng):
+    """One uniformly random legal action per mask row (``masks[..., n]``); 0 where none."""
+    counts = masks.sum(-1)
+    pick = np.floor(rng.random(counts.shape) * counts).astype(np.int64)
+    chosen = (np.cumsum(masks, -1) > pick[..., None]).argmax(-1)
+    return np.where(counts > 0, chosen, 0)
+
+
+def record_actions(game, steps, seed):
+    """Play ``steps`` auto-resetting steps of random legal actions from ``seed``; return
+    them (``int64[steps, *actions.shape]``).  Replaying them from the same seed gives the
+    same trajectory, so every replayed action is legal.  Also compiles the kernels."""
+    rng = np.random.default_rng(seed)
+    legal_layout = game.masks.shape[:-1] == game.actions.shape
+    out = np.zeros((steps,) + game.actions.shape, dtype=np.int64)
+    game.reset(seed)
+    for i in range(steps):
+        if legal_layout:
+            out[i] = random_legal(game.masks, rng)
+        else:  # masks of another layout: uniformly random actions
+            out[i] = rng.integers(0, game.num_actions(), game.actions.shape)
+        game.step(out[i], autoreset=True)
+    return out
+
+
+def _row(env_id, frontend, batch, rate, steps, note=""):
+    return {"env": env_id, "frontend": frontend, "batch": batch,
+            "agent_steps_per_s": float(rate), "steps": int(steps), "note": note}
+
+
+# -- the rows ----------------------------------------------------------------------------
+def bench_kernel(env_id, batch, threads, args):
+    import botarena
+    module = botarena.env_module(env_id)
+    game = module.Game(module.Config(), batch, threads=threads)
+    steps = _steps_for(KERNEL_BUDGET, batch * game.num_agents, args.quick, args.steps)
+    actions = record_actions(game, steps, SEED)
+
+    def run():
+        for i in range(steps):
+            game.step(actions[i], autoreset=True)
+
+    rate = _median_rate(run, steps * batch * game.num_agents, args.repeats,
+                        prepare=lambda: game.reset(SEED))
+    return rate, steps, actions
+
+
+def bench_vector_env(env_id, batch, actions, args):
+    import botarena
+    vec = botarena.vector_env(env_id, batch, seed=SEED)
+    steps = actions.shape[0]
+    flat = actions.reshape(steps, -1)
+
+    def prepare():
+        vec.seed(SEED)
+        vec.reset()
+
+    def run():
+        for i in range(steps):
+            vec.step(flat[i])
+
+    prepare()
+    run()  # warm up
+    return _median_rate(run, steps * flat.shape[1], args.repeats, prepare=prepare), steps
+
+
+def bench_parallel_env(env_id, args):
+    """The ParallelEnv with recorded random legal actions (one seed per episode)."""
+    import botarena
+    env = botarena.parallel_env(env_id)
+    steps = _steps_for(PARALLEL_STEPS, 1, args.quick, args.steps)
+    rng = np.random.default_rng(SEED)
+    plan, episode = [], 0        # list of action dicts; None = reset with the next seed
+    agent_steps = 0
+    _, infos = env.reset(seed=SEED)
+    while len(plan) < steps:
+        if not env.agents:
+            episode += 1
+            plan.append(None)
+            _, infos = env.reset(seed=SEED + episode)
+            continue
+        masks = np.stack([infos[a]["action_mask"] for a in env.agents])
+        picks = random_legal(masks, rng)
+        actions = {a: int(k) for a, k in zip(env.agents, picks)}
+        agent_steps += len(actions)
+        plan.append(actions)
+        _, _, _, _, infos = env.step(actions)
+
+    def run():
+        env.reset(seed=SEED)
+        episode = 0
+        for actions in plan:
+            if actions is None:
+                episode += 1
+                env.reset(seed=SEED + episode)
+            else:
+                env.step(actions)
+
+    run()  # warm up
+    return _median_rate(run, agent_steps, args.repeats), len(plan)
+
+
+def bench_supersuit(env_id, args):
+    import supersuit as ss
+    import botarena
+    vec = ss.pettingzoo_env_to_vec_env_v1(botarena.parallel_env(env_id))
+    vec = ss.concat_vec_envs_v1(vec, SUPERSUIT_ENVS, num_cpus=0, base_class="stable_baselines3")
+    steps = _steps_for(SUPERSUIT_STEPS, 1, args.quick, args.steps)
+    vec.action_space.seed(SEED)
+    actions = np.stack([np.stack([vec.action_space.sample() for _ in range(vec.num_envs)])
+                        for _ in range(min(steps, 64))])
+    vec.reset()
+
+    def run():
+        for i in range(steps):
+            vec.step(actions[i % len(actions)])
+
+    run()  # warm up
+    return _median_rate(run, steps * vec.num_envs, args.repeats), steps, vec.num_envs
+
+
+def bench_nojit(env_id, args):
+    """Rows of the pure-Python kernel, measured in a subprocess with NUMBA_DISABLE_JIT=1."""
+    cmd = [sys.executable, "-m", "benchmarks.steps_per_sec", "--_nojit-worker", env_id,
+           "--repeats", str(args.repeats)]
+    if args.quick:
+        cmd.append("--quick")
+    if args.steps:
+        cmd += ["--steps", str(args.steps)]
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _nojit_worker(env_id, args):
+    import botarena
+    module = botarena.env_module(env_id)
+    rows = []
+    for batch in NOJIT_BATCHES:
+        game = module.Game(module.Config(), batch, threads=False)
+        steps = args.steps or NOJIT_STEPS[1 if args.quick else 0]
+        actions = record_actions(game, steps, SEED)
+
+        def run():
+            for i in range(steps):
+                game.step(actions[i], autoreset=True)
+
+        rate = _median_rate(run, steps * batch * game.num_agents, args.repeats,
+                            prepare=lambda: game.reset(SEED))
+        rows.append(_row(env_id, "kernel-nojit", batch, rate, steps, "NUMBA_DISABLE_JIT=1"))
+    print(json.dumps(rows))
+
+
+# -- the run -----------------------------------------------------------------------------
+def machine_info():
+    import numba
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # no parallel kernel has run yet
+        layer = None
+    return {"cpu": cpu, "cpu_count": os.cpu_count(), "python": platform.python_version(),
+            "numpy": np.__version__, "numba": numba.__version__,
+            "numba_threading_layer": layer, "numba_threads": numba.get_num_threads(),
+            "platform": platform.platform()}
+
+
+def bench_env(env_id, args, notes):
+    import numba
+    rows = []
+    big_actions = None
+    for batch in KERNEL_BATCHES:
+        rate, steps, actions = bench_kernel(env_id, batch, False, args)
+        rows.append(_row(env_id, "kernel", batch, rate, steps, "serial"))
+        if batch == BIG_BATCH:
+            big_actions = actions
+    if numba.get_num_threads() > 1:
+        rate, steps, _ = bench_kernel(env_id, BIG_BATCH, True, args)
+        rows.append(_row(env_id, "kernel-threads", BIG_BATCH, rate, steps,
+                         f"{numba.get_num_threads()} threads"))
+    else:
+        notes.append(f"{env_id}: numba has 1 thread: no kernel-threads row")
+    try:
+        import stable_baselines3  # noqa: F401
+    except ImportError:
+        notes.append(f"{env_id}: stable-baselines3 is not installed: no vector_env row")
+    else:
+        rate, steps = bench_vector_env(env_id, BIG_BATCH, big_actions, args)
+        rows.append(_row(env_id, "vector_env", BIG_BATCH, rate, steps, "SB3 VecEnv, all learners"))
+    rate, steps = bench_parallel_env(env_id, args)
+    rows.append(_row(env_id, "parallel_env", 1, rate, steps, "PettingZoo dict API"))
+    rows.extend(bench_nojit(env_id, args))
+    try:
+        import stable_baselines3  # noqa: F401
+        import supersuit  # noqa: F401
+    except ImportError:
+        notes.append(f"{env_id}: supersuit or stable-baselines3 is not installed: no supersuit row")
+    else:
+        rate, steps, slots = bench_supersuit(env_id, args)
+        rows.append(_row(env_id, "supersuit", SUPERSUIT_ENVS, rate, steps,
+                         f"concat_vec_envs_v1 x{SUPERSUIT_ENVS}, {slots} slots"))
+    reference = next(r["agent_steps_per_s"] for r in rows if r["frontend"] == "parallel_env")
+    for r in rows:
+        r["ratio"] = r["agent_steps_per_s"] / reference
+    return rows
+
+
+def format_table(rows):
+    header = f"{'env':<14} {'front-end':<15} {'batch':>6} {'agent-steps/s':>15} {'ratio':>9}"
+    lines = [header, "-" * len(header)]
+    for r in rows:
+        lines.append(f"{r['env']:<14} {r['frontend']:<15} {r['batch']:>6} "
+                     f"{r['agent_steps_per_s']:>15,.0f} {r['ratio']:>9.3g}")
+    return "\n".join(lines)
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.steps_per_sec",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer steps per row")
+    parser.add_argument("--json", metavar="PATH", help="also write the rows and machine info")
+    parser.add_argument("--envs", nargs="+", metavar="ENV_ID",
+                        help="env ids (default: every registered env)")
+    parser.add_argument("--repeats", type=int, default=3, help="timed passes per row (>= 3)")
+    parser.add_argument("--steps", type=int, default=0, help="fix every row's step count")
+    parser.add_argument("--_nojit-worker", dest="nojit_worker", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.repeats < 3:
+        parser.error("--repeats must be at least 3 (the median of >= 3 passes is reported)")
+    if args.steps < 0:
+        parser.error("--steps must be positive")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if args.nojit_worker:
+        _nojit_worker(args.nojit_worker, args)
+        return 0
+    import botarena
+    env_ids = args.envs or list(botarena.ENV_IDS)
+    for env_id in env_ids:
+        botarena.env_module(env_id)  # unknown ids fail before any timing
+    rows, notes = [], []
+    start = time.perf_counter()
+    for env_id in env_ids:
+        rows.extend(bench_env(env_id, args, notes))
+    info = machine_info()
+    print(format_table(rows))
+    for note in notes:
+        print("note:", note)
+    print(f"cpu: {info['cpu']} ({info['cpu_count']} cores); numba {info['numba']}, "
+          f"threading layer {info['numba_threading_layer']}, {info['numba_threads']} threads; "
+          f"{time.perf_counter() - start:.0f} s")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"machine": info, "quick": args.quick, "repeats": args.repeats,
+                       "rows": rows, "notes": notes}, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
