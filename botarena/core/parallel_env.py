@@ -63,9 +63,9 @@ class BatchedParallelEnv(ParallelEnv):
         return self.game.masks[0, self._index[agent]].copy()
 
     def _infos(self):
-        scores, masks = self.game.scores[0], self.game.masks[0]
+        scores, masks = self.game.scores[0].tolist(), self.game.masks[0]
         index = self._index
-        return {agent: {"score": int(scores[index[agent]]), "action_mask": masks[index[agent]].copy()}
+        return {agent: {"score": scores[index[agent]], "action_mask": masks[index[agent]].copy()}
                 for agent in self.agents}
 
     def reset(self, seed=None, options=None):
@@ -91,21 +91,22 @@ class BatchedParallelEnv(ParallelEnv):
         if not self.agents:
             raise RuntimeError("step() called on an env whose game has ended (or was never "
                                "reset): call reset() first")
-        row = self.game.actions[0]
-        chosen = np.zeros_like(row)
+        index = self._index
+        chosen = [0] * len(index)
         for agent, action in actions.items():
             self._check_agent(agent)
-            chosen[self._index[agent]] = self._action_index(agent, action)
-        row[:] = chosen
+            chosen[index[agent]] = self._action_index(agent, action)
         game = self.game
+        game.actions[0] = chosen
         game.step()
         live = self.agents
-        obs, rew, term, trunc = game.obs[0], game.rewards[0], game.terminated[0], game.truncated[0]
-        index = self._index
+        obs = game.obs[0]
+        # tolist(): Python floats and bools of the same values, without a numpy scalar each
+        rew, term, trunc = game.rewards[0].tolist(), game.terminated[0].tolist(), game.truncated[0].tolist()
         observations = {a: obs[index[a]].copy() for a in live}
-        rewards = {a: float(rew[index[a]]) for a in live}
-        terminations = {a: bool(term[index[a]]) for a in live}
-        truncations = {a: bool(trunc[index[a]]) for a in live}
+        rewards = {a: rew[index[a]] for a in live}
+        terminations = {a: term[index[a]] for a in live}
+        truncations = {a: trunc[index[a]] for a in live}
         infos = self._infos()
         self.agents = [a for a in live if not (terminations[a] or truncations[a])]
         if self.render_mode == "human":
