@@ -53,24 +53,34 @@ OWN_PAINT, OPPONENT_PAINT, OBSTACLE_PLANE, OWN_AVATAR, OPPONENT_AVATAR, TIME_LEF
 def observe_env(s, p, e, obs, masks):
     """Every player's planes (``obs[a]``, see constants.Plane) and action mask of env e.
 
-    The loop runs over the flattened board so that it compiles to vector stores."""
+    The loops run over the flattened board, one plane each, so that each compiles to
+    vector stores (one loop storing all six planes did not vectorize)."""
     height, width = s.colour.shape[1], s.colour.shape[2]
     n = height * width
     colour, positions = s.colour[e], s.positions[e]
-    flat = colour.reshape(n)
+    board = colour.reshape(n)
+    all_planes = obs.reshape(obs.shape[0], obs.shape[1], n)
+    time_value = p.time_full * s.turns_left[e] / p.max_turns + p.time_round
     for a in range(positions.shape[0]):
         me = a + 1
-        planes = obs[a].reshape(obs.shape[1], n)
-        planes[TIME_LEFT, 0] = p.time_full * s.turns_left[e] / p.max_turns + p.time_round
-        time_left = planes[TIME_LEFT, 0]   # cast once to the obs dtype, outside the loop
+        planes = all_planes[a]
+        own, opponent, obstacle = planes[OWN_PAINT], planes[OPPONENT_PAINT], planes[OBSTACLE_PLANE]
+        own_avatar, opponent_avatar, time_left = (planes[OWN_AVATAR], planes[OPPONENT_AVATAR],
+                                                  planes[TIME_LEFT])
+        time_left[0] = time_value
+        time_cell = time_left[0]   # cast once to the obs dtype, outside the loops
         for i in range(n):
-            value = flat[i]
-            planes[OWN_PAINT, i] = value == me
-            planes[OPPONENT_PAINT, i] = (value > 0) & (value != me)
-            planes[OBSTACLE_PLANE, i] = value == OBSTACLE
-            planes[OWN_AVATAR, i] = 0
-            planes[OPPONENT_AVATAR, i] = 0
-            planes[TIME_LEFT, i] = time_left
+            own[i] = board[i] == me
+        for i in range(n):
+            opponent[i] = (board[i] > 0) & (board[i] != me)
+        for i in range(n):
+            obstacle[i] = board[i] == OBSTACLE
+        for i in range(n):
+            own_avatar[i] = 0
+        for i in range(n):
+            opponent_avatar[i] = 0
+        for i in range(n):
+            time_left[i] = time_cell
         for b in range(positions.shape[0]):
             i = positions[b, 0] * width + positions[b, 1]
             planes[OWN_AVATAR if b == a else OPPONENT_AVATAR, i] = 1
