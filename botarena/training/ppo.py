@@ -4,15 +4,18 @@
 
 One shared policy plays the learner seat of ``--num-envs`` envs
 (``botarena.vector_env(..., opponent=...)``); the learner's seat alternates between envs.
-``--opponent mix`` (default) plays env ``e`` against ``MIX[e % len(MIX)]``: the scripted
-``random`` and ``greedy`` bots and a ``PolicyOpponent`` holding a frozen copy of the
-learner, refreshed every ``--self-play-every`` rollouts.  Training stops after
+``--opponent random,greedy`` (default) plays env ``e`` against the ``e % 2``-th of them;
+``--opponent mix`` against ``MIX[e % len(MIX)]``: the scripted ``random`` and ``greedy``
+bots and ``self``, a ``PolicyOpponent`` holding a frozen copy of the learner, refreshed
+every ``--self-play-every`` rollouts.  Training stops after
 ``--minutes`` of wall clock or ``--timesteps`` steps, whichever comes first; then the model
 (``<out>/model.zip``) is evaluated against ``random`` and ``greedy`` and the results go to
 ``<out>/results.json``.
 
-The policy is a small CNN over the (C, H, W) planes (``PlanesCNN``): 3x3 convolutions with
-padding 1, then a linear layer; it is built for the board size of the env it is given.
+The policy is a small CNN (``--arch ego``, default: ``EgoCNN``) over the planes re-centred
+on the own avatar, a (2H-1, 2W-1) window, so that walks and shots look the same wherever the
+avatar stands; ``--arch plain`` (``PlanesCNN``) convolves the planes as they are.  Both are
+3x3 convolutions with padding 1 and a linear layer, built for the board size of the env.
 """
 import argparse
 import copy
@@ -31,7 +34,13 @@ from .evaluate import evaluate, format_result, parse_config
 # Opponents of --opponent mix: "self" is the learner's frozen snapshot.
 MIX = ("random", "greedy", "greedy", "self")
 
-# PPO settings tuned on paint_v0 10x10 (see the report in the commit history / README).
+# Default opponents: self-play snapshots in the mix lowered the win rates reached within
+# a few minutes (paint_v0 10x10, 250k-500k steps), so they are opt-in (--opponent mix).
+DEFAULT_OPPONENT = "random,greedy"
+
+# PPO settings tuned on paint_v0 10x10 with 5-6 minute runs: "score" beat "zero_sum",
+# lr 5e-4 ~ 1e-3, gamma 0.99 ~ 0.95 ~ 0.97, 8 epochs and 64 channels cost more time than
+# they gained.
 DEFAULT_PPO = {
     "n_steps": 128,          # x num_envs slots = samples per rollout
     "batch_size": 1024,
@@ -44,11 +53,12 @@ DEFAULT_PPO = {
     "vf_coef": 0.5,
     "max_grad_norm": 0.5,
 }
-DEFAULT_CONFIG = {"reward": "zero_sum"}
+DEFAULT_CONFIG = {"reward": "score"}
 
 
-def build_cnn_class():
-    """``PlanesCNN`` (defined lazily: importing this module needs no torch at import)."""
+def build_extractors():
+    """``{"plain": PlanesCNN, "ego": EgoCNN}`` (defined lazily: importing this module needs
+    no torch)."""
     import torch
     from torch import nn
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
@@ -56,7 +66,8 @@ def build_cnn_class():
     class PlanesCNN(BaseFeaturesExtractor):
         """3x3 convs (padding 1) over the (C, H, W) planes, flattened, then linear."""
 
-        def __init__(self, observation_space, channels=(32, 32, 32), features_dim=256):
+        def __init__(self, observation_space, channels=(32, 32, 32), features_dim=256,
+                     avatar_plane=3):
             super().__init__(observation_space, features_dim)
             c, h, w = observation_space.shape
             layers, last = [], c
@@ -69,7 +80,51 @@ def build_cnn_class():
         def forward(self, observations):
             return self.linear(self.cnn(observations.float()))
 
-    return PlanesCNN
+    class EgoCNN(BaseFeaturesExtractor):
+        """The planes re-centred on the observer's avatar (plane ``avatar_plane``): a
+        (2H-1, 2W-1) window with an extra plane marking squares off the board, so a walk or
+        a shot looks the same wherever the avatar stands.  A 3x3 conv at full resolution,
+        a stride-2 conv, further 3x3 convs, flattened, then linear."""
+
+        def __init__(self, observation_space, channels=(32, 32, 32), features_dim=256,
+                     avatar_plane=3):
+            super().__init__(observation_space, features_dim)
+            c, h, w = observation_space.shape
+            self.h, self.w, self.avatar_plane = h, w, avatar_plane
+            layers, last = [], c + 1
+            for k, ch in enumerate(channels):
+                layers += [nn.Conv2d(last, ch, 3, stride=2 if k == 1 else 1, padding=1),
+                           nn.ReLU()]
+                last = ch
+            self.cnn = nn.Sequential(*layers, nn.Flatten())
+            with torch.no_grad():
+                n = self.cnn(torch.zeros(1, c + 1, 2 * h - 1, 2 * w - 1)).shape[1]
+            self.linear = nn.Sequential(nn.Linear(n, features_dim), nn.ReLU())
+            self.register_buffer("_rows", torch.arange(2 * h - 1), persistent=False)
+            self.register_buffer("_cols", torch.arange(2 * w - 1), persistent=False)
+
+        def recentre(self, obs):
+            b, c, h, w = obs.shape
+            outside = torch.zeros(b, 1, h, w, dtype=obs.dtype, device=obs.device)
+            x = torch.cat([obs, outside], 1)
+            x = nn.functional.pad(x, (w - 1, w - 1, h - 1, h - 1))
+            if h > 1:
+                x[:, c, :h - 1] = 1.0
+                x[:, c, -(h - 1):] = 1.0
+            if w > 1:
+                x[:, c, :, :w - 1] = 1.0
+                x[:, c, :, -(w - 1):] = 1.0
+            flat = obs[:, self.avatar_plane].reshape(b, -1).argmax(1)
+            r, col = flat // w, flat % w
+            rows = (r[:, None] + self._rows)[:, :, None]
+            cols = (col[:, None] + self._cols)[:, None, :]
+            batch = torch.arange(b, device=obs.device)[:, None, None]
+            return x[batch, :, rows, cols].permute(0, 3, 1, 2)
+
+        def forward(self, observations):
+            return self.linear(self.cnn(self.recentre(observations.float())))
+
+    return {"plain": PlanesCNN, "ego": EgoCNN}
 
 
 class _Callbacks:
@@ -222,9 +277,9 @@ def opponent_specs(opponent):
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--env", default="paint_v0")
-    p.add_argument("--opponent", default="mix",
+    p.add_argument("--opponent", default=DEFAULT_OPPONENT,
                    help="random | greedy | self | mix (random, greedy, greedy, self) or a "
-                        "comma-separated list of those")
+                        f"comma-separated list of those (default {DEFAULT_OPPONENT})")
     p.add_argument("--minutes", type=float, default=None,
                    help="wall-clock budget (default 3, or none when --timesteps is given)")
     p.add_argument("--timesteps", type=int, default=None)
@@ -232,13 +287,16 @@ def parse_args(argv=None):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=None, help="output folder (default runs/<env>)")
     p.add_argument("--eval-games", type=int, default=200)
-    p.add_argument("--eval-sampled", action="store_true",
-                   help="also evaluate with sampled (not argmax) actions")
+    p.add_argument("--no-eval-sampled", dest="eval_sampled", action="store_false",
+                   help="evaluate only the most likely actions, not also sampled ones")
     p.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
                    help=f"env config, JSON values (default {DEFAULT_CONFIG})")
     p.add_argument("--ppo", nargs="*", default=[], metavar="KEY=VALUE",
                    help=f"MaskablePPO arguments, JSON values (defaults {DEFAULT_PPO})")
-    p.add_argument("--channels", default="32,32,32", help="CNN channels per 3x3 conv layer")
+    p.add_argument("--channels", default="16,32,32", help="CNN channels per 3x3 conv layer")
+    p.add_argument("--arch", default="ego", choices=("ego", "plain"),
+                   help="features extractor: ego (board re-centred on the own avatar) or "
+                        "plain (the planes as they are)")
     p.add_argument("--features-dim", type=int, default=256)
     p.add_argument("--net-arch", default="64", help="hidden sizes of the pi/vf heads")
     p.add_argument("--self-play-every", type=int, default=5,
@@ -297,7 +355,7 @@ def train(args):
         ppo_kwargs["batch_size"] = rollout
     channels = tuple(int(c) for c in args.channels.split(","))
     arch = [int(x) for x in args.net_arch.split(",") if x]
-    policy_kwargs = {"features_extractor_class": build_cnn_class(),
+    policy_kwargs = {"features_extractor_class": build_extractors()[args.arch],
                      "features_extractor_kwargs": {"channels": channels,
                                                    "features_dim": args.features_dim},
                      "net_arch": {"pi": arch, "vf": arch}}
@@ -311,7 +369,7 @@ def train(args):
     callback = _Callbacks.build(args.minutes, total, names, args.self_play_every,
                                 args.print_every, progress=not args.no_progress)
     print(f"training {args.env}: {venv.num_envs} envs vs {names}, config {config}, "
-          f"ppo {ppo_kwargs}, cnn {channels}->{args.features_dim}, heads {arch}, "
+          f"ppo {ppo_kwargs}, {args.arch} cnn {channels}->{args.features_dim}, heads {arch}, "
           f"torch threads {threads}, budget "
           f"{'%.1f min' % args.minutes if args.minutes else '-'} / "
           f"{args.timesteps or '-'} steps", flush=True)
@@ -341,7 +399,7 @@ def main(argv=None):
             print(format_result(r), flush=True)
     results = {
         "env": args.env, "opponents": names, "config": config, "ppo": ppo_kwargs,
-        "cnn": {"channels": args.channels, "features_dim": args.features_dim,
+        "cnn": {"arch": args.arch, "channels": args.channels, "features_dim": args.features_dim,
                 "net_arch": args.net_arch},
         "num_envs": args.num_envs, "seed": args.seed, "minutes": args.minutes,
         "timesteps": int(model.num_timesteps), "seconds": round(seconds, 1),
