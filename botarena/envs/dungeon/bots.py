@@ -1,0 +1,240 @@
+"""Scripted dungeon players, jitted and batched: ``random``, ``safe_bomber`` (alias
+``greedy``) and ``aggressive``.
+
+Each bot is ``bot(s, p, env_ids, agent_ids, out)``: it writes into ``out[i]`` the action of
+player ``agent_ids[i]`` in env ``env_ids[i]``.  They change no game state (only the
+``hit_in`` scratch), and their random choices come from each env's ``AGENT`` stream,
+never from the game's own.
+
+Both planners read a danger map: for every cell, the number of ticks until a fire hits
+it (1 = during the next tick), from the fire on the board and from every bomb's blast on
+the current board, chains included (``kernel.hit_times``).
+
+``safe_bomber``: if its cell is in danger, it runs along the shortest path whose every
+step is not hit on the tick it arrives there, to a cell no fire will hit.  Otherwise it
+places a bomb when its blast would reach a wooden or ore block (``aggressive``: an
+opponent, too) and an escape path exists with that bomb added; else it walks, through
+cells no fire will hit, towards the nearest such bombing cell, ammo or treasure; else
+it waits.  ``aggressive`` does the same but prefers cells from which its blast covers an
+opponent, and walks towards opponents when nothing else is in reach.
+"""
+import numpy as np
+from numba import njit
+
+from ...core.rng import AGENT, randint
+from .constants import AMMO, NUM_ACTIONS, ORE, TREASURE, WOOD
+from .kernel import hit_times
+from .rules import ACTION_DELTAS, BOMB_ACTION, can_enter, legal_actions, reach
+
+NO_DANGER = 1 << 30
+NO_ESCAPE = -1
+
+
+@njit(cache=True)
+def random(s, p, env_ids, agent_ids, out):
+    """A uniformly random legal action."""
+    legal = np.empty(NUM_ACTIONS, dtype=np.int8)
+    for i in range(env_ids.shape[0]):
+        e, a = env_ids[i], agent_ids[i]
+        legal_actions(s.tiles[e], s.bomb_grid[e], s.positions[e], s.alive[e], s.ammo[e], a, legal)
+        k = randint(s.rng, e, AGENT, legal.sum())
+        for act in range(NUM_ACTIONS):
+            if legal[act]:
+                if k == 0:
+                    out[i] = act
+                    break
+                k -= 1
+
+
+@njit(cache=True)
+def _add_blast(tiles, bomb_grid, danger, x, y, power, when):
+    if danger[y, x] > when:
+        danger[y, x] = when
+    for d in range(1, 5):
+        r = reach(tiles, bomb_grid, x, y, d, power)
+        for k in range(1, r + 1):
+            cx, cy = x + k * ACTION_DELTAS[d, 0], y + k * ACTION_DELTAS[d, 1]
+            if danger[cy, cx] > when:
+                danger[cy, cx] = when
+
+
+@njit(cache=True)
+def danger_map(s, e, danger):
+    """``danger[y, x]``: ticks until a fire hits the cell (NO_DANGER if none foreseen)."""
+    tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
+    danger[:] = NO_DANGER
+    for f in range(s.num_fires[e]):
+        x, y = s.fire_x[e, f], s.fire_y[e, f]
+        danger[y, x] = 1
+        for d in range(4):
+            for k in range(1, s.fire_reach[e, f, d] + 1):
+                danger[y + k * ACTION_DELTAS[d + 1, 1], x + k * ACTION_DELTAS[d + 1, 0]] = 1
+    hit_in = s.hit_in[e]
+    nb = hit_times(s, e, hit_in)
+    for b in range(nb):
+        _add_blast(tiles, bomb_grid, danger, s.bomb_x[e, b], s.bomb_y[e, b], s.bomb_power[e, b],
+                   hit_in[b])
+
+
+@njit(cache=True)
+def _escape(tiles, bomb_grid, positions, a, danger, dist, queue, first, rot):
+    """First move (1..4) of a shortest path to a cell no fire will hit, every step safe on
+    the tick it is taken; 0 if the player's cell is such a cell; NO_ESCAPE if none."""
+    height, width = tiles.shape
+    x0, y0 = positions[a, 0], positions[a, 1]
+    if danger[y0, x0] == NO_DANGER:
+        return 0
+    dist[:] = -1
+    dist[y0, x0] = 0
+    queue[0] = y0 * width + x0
+    head, tail = 0, 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        y, x = c // width, c % width
+        t = dist[y, x] + 1
+        for j in range(4):
+            d = 1 + (j + rot) % 4
+            nx, ny = x + ACTION_DELTAS[d, 0], y + ACTION_DELTAS[d, 1]
+            if not can_enter(tiles, bomb_grid, positions, nx, ny) or dist[ny, nx] >= 0:
+                continue
+            if danger[ny, nx] == t:
+                continue                      # hit on the tick it would arrive
+            dist[ny, nx] = t
+            first[ny, nx] = d if t == 1 else first[y, x]
+            if danger[ny, nx] == NO_DANGER:
+                return first[ny, nx]
+            queue[tail] = ny * width + nx
+            tail += 1
+    return NO_ESCAPE
+
+
+@njit(cache=True)
+def _blast_hits(tiles, bomb_grid, positions, alive, a, x, y, power, want_blocks, want_players):
+    """Whether a bomb of player a at (x, y) would hit a wooden/ore block or an opponent."""
+    for d in range(1, 5):
+        r = reach(tiles, bomb_grid, x, y, d, power)
+        if want_blocks and r > 0:
+            cx, cy = x + r * ACTION_DELTAS[d, 0], y + r * ACTION_DELTAS[d, 1]
+            t = tiles[cy, cx]
+            if t == WOOD or t == ORE:
+                return True
+        if want_players:
+            for b in range(positions.shape[0]):
+                if b == a or not alive[b]:
+                    continue
+                for k in range(0, r + 1):
+                    if positions[b, 0] == x + k * ACTION_DELTAS[d, 0] and \
+                            positions[b, 1] == y + k * ACTION_DELTAS[d, 1]:
+                        return True
+    return False
+
+
+@njit(cache=True)
+def _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first):
+    """Whether player a could still escape after placing a bomb on its cell now."""
+    tiles, bomb_grid, positions = s.tiles[e], s.bomb_grid[e], s.positions[e]
+    x, y = positions[a, 0], positions[a, 1]
+    scratch[:, :] = danger
+    bomb_grid[y, x] = 1                       # the bomb blocks and stops fire (restored below)
+    _add_blast(tiles, bomb_grid, scratch, x, y, s.power[e, a], p.bomb_fuse + 1)
+    ok = _escape(tiles, bomb_grid, positions, a, scratch, dist, queue, first, 0) > 0
+    bomb_grid[y, x] = 0
+    return ok
+
+
+@njit(cache=True)
+def _towards(s, e, a, danger, dist, queue, first, rot, hunt, blocks, items, opponents):
+    """First move of a shortest path through cells no fire will hit to the nearest target:
+    a cell whose bomb would hit a block (``blocks``) or an opponent (``hunt``), ammo or
+    treasure (``items``), or a cell next to an opponent (``opponents``); 0 if none."""
+    tiles, bomb_grid, positions, alive = s.tiles[e], s.bomb_grid[e], s.positions[e], s.alive[e]
+    height, width = tiles.shape
+    power = s.power[e, a]
+    x0, y0 = positions[a, 0], positions[a, 1]
+    dist[:] = -1
+    dist[y0, x0] = 0
+    queue[0] = y0 * width + x0
+    head, tail = 0, 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        y, x = c // width, c % width
+        for j in range(4):
+            d = 1 + (j + rot) % 4
+            nx, ny = x + ACTION_DELTAS[d, 0], y + ACTION_DELTAS[d, 1]
+            if opponents and 0 <= nx < width and 0 <= ny < height:
+                for b in range(positions.shape[0]):
+                    if b != a and alive[b] and positions[b, 0] == nx and positions[b, 1] == ny:
+                        if dist[y, x] > 0:
+                            return first[y, x]
+            if not can_enter(tiles, bomb_grid, positions, nx, ny) or dist[ny, nx] >= 0:
+                continue
+            if danger[ny, nx] != NO_DANGER:
+                continue
+            dist[ny, nx] = dist[y, x] + 1
+            first[ny, nx] = d if dist[y, x] == 0 else first[y, x]
+            t = tiles[ny, nx]
+            if items and (t == AMMO or t == TREASURE):
+                return first[ny, nx]
+            if (blocks or hunt) and _blast_hits(tiles, bomb_grid, positions, alive, a, nx, ny,
+                                                power, blocks, hunt):
+                return first[ny, nx]
+            queue[tail] = ny * width + nx
+            tail += 1
+    return 0
+
+
+@njit(cache=True)
+def _plan(s, p, env_ids, agent_ids, out, aggressive):
+    if env_ids.shape[0] == 0:
+        return
+    height, width = s.tiles.shape[1], s.tiles.shape[2]
+    danger = np.empty((height, width), dtype=np.int32)
+    scratch = np.empty((height, width), dtype=np.int32)
+    dist = np.empty((height, width), dtype=np.int32)
+    first = np.zeros((height, width), dtype=np.int32)
+    queue = np.empty(height * width, dtype=np.int32)
+    for i in range(env_ids.shape[0]):
+        e, a = env_ids[i], agent_ids[i]
+        out[i] = 0
+        if not s.alive[e, a]:
+            continue
+        rot = randint(s.rng, e, AGENT, 4)
+        tiles, bomb_grid, positions, alive = s.tiles[e], s.bomb_grid[e], s.positions[e], s.alive[e]
+        danger_map(s, e, danger)
+        x, y = positions[a, 0], positions[a, 1]
+        if danger[y, x] != NO_DANGER:
+            move = _escape(tiles, bomb_grid, positions, a, danger, dist, queue, first, rot)
+            out[i] = move if move > 0 else 0
+            continue
+        can_bomb = s.ammo[e, a] > 0 and bomb_grid[y, x] == 0
+        if can_bomb and _blast_hits(tiles, bomb_grid, positions, alive, a, x, y, s.power[e, a],
+                                    True, aggressive):
+            if _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first):
+                out[i] = BOMB_ACTION
+                continue
+        move = 0
+        if aggressive and can_bomb:
+            move = _towards(s, e, a, danger, dist, queue, first, rot, True, False, False, False)
+        if move == 0:
+            move = _towards(s, e, a, danger, dist, queue, first, rot, False, can_bomb, True, False)
+        if move == 0 and aggressive:
+            move = _towards(s, e, a, danger, dist, queue, first, rot, False, False, False, True)
+        out[i] = move
+
+
+@njit(cache=True)
+def safe_bomber(s, p, env_ids, agent_ids, out):
+    """Bombs blocks, collects ammo and treasure, never stands in a blast it can foresee."""
+    _plan(s, p, env_ids, agent_ids, out, False)
+
+
+@njit(cache=True)
+def aggressive(s, p, env_ids, agent_ids, out):
+    """Hunts the opponents (bombs them when its blast reaches them), safely."""
+    _plan(s, p, env_ids, agent_ids, out, True)
+
+
+BOTS = {"random": random, "safe_bomber": safe_bomber, "greedy": safe_bomber,
+        "aggressive": aggressive}

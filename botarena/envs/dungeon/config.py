@@ -1,0 +1,119 @@
+"""Dungeon's configuration: one frozen dataclass; every number the rules use is here."""
+from dataclasses import dataclass, fields
+from typing import Optional
+
+from ...core.batched import OBS_DTYPES
+from ...core.rewards import REWARD_MODES
+from .constants import MAX_PLAYERS, MIN_PLAYERS, RANDOM_BOARD
+from .maps import CELLS_KEPT_PER_PLAYER, load_board
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings of a dungeon game (defaults: the seed and shared/rules/dungeon.md).
+
+    board: "random" (a new generated map at every reset, default), a bundled map name
+        ("classic"), an ASCII map (string or list of rows, see ``maps``) or a path to one.
+    width, height, num_players, symmetric: the generator's board (12 x 10, 2 players) and
+        whether it mirrors the map and the starts left-right.
+    metal_blocks, wooden_blocks, ore_blocks, map_ammo: what the generator puts down.
+    player_hp, player_ammo, bomb_power: each player's start (3 HP, 3 ammo, blast 2).
+    bomb_fuse: a bomb placed at tick t turns into fire at the end of tick t + fuse - 1
+        and its fire hits during tick t + fuse (35).
+    ore_hp: hits an ore block takes (3).
+    wood_points, ore_points, treasure_points, hit_points: +2, +10, +1, +25.
+    ammo_lifetime: ticks an ammo token lies on the floor before it perishes and respawns
+        elsewhere (175).  ammo_delay: every bomb placed schedules one new ammo that many
+        ticks later (70).
+    treasure_min, treasure_max: a treasure appears every randint(min, max) ticks (50, 250,
+        both included); treasure_retry: when no cell is free it retries after
+        randint(1, treasure_retry) ticks (50).
+    max_ticks: ticks per game (1800).
+    reward: "score" (score change), "zero_sum" (change of the margin over the best
+        opponent) or "win_loss" (+1/0/-1 at the end: last alive, else score).
+    obs_dtype: "uint8" (binary planes 0/1, graded 0..255) or "float32" (all in [0, 1]).
+    max_steps: truncate an episode after that many steps (None: play to the end).
+    """
+    board: object = RANDOM_BOARD
+    width: int = 12
+    height: int = 10
+    num_players: int = 2
+    symmetric: bool = False
+    metal_blocks: int = 18
+    wooden_blocks: int = 20
+    ore_blocks: int = 5
+    map_ammo: int = 1
+    player_hp: int = 3
+    player_ammo: int = 3
+    bomb_power: int = 2
+    bomb_fuse: int = 35
+    ore_hp: int = 3
+    wood_points: int = 2
+    ore_points: int = 10
+    treasure_points: int = 1
+    hit_points: int = 25
+    ammo_lifetime: int = 175
+    ammo_delay: int = 70
+    treasure_min: int = 50
+    treasure_max: int = 250
+    treasure_retry: int = 50
+    max_ticks: int = 1800
+    reward: str = "score"
+    obs_dtype: str = "uint8"
+    max_steps: Optional[int] = None
+
+    def __post_init__(self):
+        if self.reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {self.reward!r}")
+        if self.obs_dtype not in OBS_DTYPES:
+            raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {self.obs_dtype!r}")
+        if not isinstance(self.symmetric, bool):
+            raise ValueError(f"symmetric must be a bool, got {self.symmetric!r}")
+        positive = ("width", "height", "num_players", "player_hp", "bomb_fuse", "ore_hp",
+                    "ammo_lifetime", "ammo_delay", "treasure_min", "treasure_retry", "max_ticks")
+        non_negative = ("metal_blocks", "wooden_blocks", "ore_blocks", "map_ammo", "player_ammo",
+                        "bomb_power", "wood_points", "ore_points", "treasure_points", "hit_points")
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in positive or f.name in non_negative:
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise ValueError(f"{f.name} must be an int, got {value!r}")
+                low = 1 if f.name in positive else 0
+                if value < low:
+                    raise ValueError(f"{f.name} must be >= {low}, got {value}")
+        if self.max_steps is not None and (not isinstance(self.max_steps, int)
+                                           or isinstance(self.max_steps, bool) or self.max_steps < 1):
+            raise ValueError(f"max_steps must be a positive int or None, got {self.max_steps!r}")
+        if self.treasure_max < self.treasure_min:
+            raise ValueError(f"treasure_max ({self.treasure_max}) < treasure_min ({self.treasure_min})")
+        if self.ore_hp > 255 or self.player_hp > 10_000 or self.bomb_fuse > 10_000 \
+                or self.bomb_power > 100:
+            raise ValueError("ore_hp <= 255, player_hp, bomb_fuse <= 10000 and bomb_power <= 100")
+        if isinstance(self.board, str) and self.board == RANDOM_BOARD:
+            self._check_generator()
+        else:
+            load_board(self.board)
+
+    def _check_generator(self):
+        n = self.num_players
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise ValueError(f"dungeon takes {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n}")
+        if self.width < 3 or self.height < 3:
+            raise ValueError(f"the board must be at least 3 x 3, got {self.width} x {self.height}")
+        cells = self.width * self.height
+        blocks = self.metal_blocks + self.wooden_blocks + self.ore_blocks
+        # symmetric boards without a middle column round odd counts up (one more each)
+        extra = 4 if self.symmetric and self.width % 2 == 0 else 0
+        need = blocks + self.map_ammo + CELLS_KEPT_PER_PLAYER * n + extra
+        if need > cells:
+            raise ValueError(
+                f"a {self.width} x {self.height} board ({cells} cells) is too small for "
+                f"{blocks} blocks, {self.map_ammo} ammo and {n} players with their escape "
+                f"cells ({need} cells needed)")
+        if self.symmetric:
+            if n % 2 == 1 and self.width % 2 == 0:
+                raise ValueError("symmetric maps with an odd number of players need an odd "
+                                 "width (the odd player starts on the middle column)")
+            if self.width < 5:
+                raise ValueError("symmetric maps need width >= 5 (mirrored starts at least "
+                                 "2 columns apart)")

@@ -1,0 +1,85 @@
+"""Dungeon's codes: tiles, actions, observation planes, ASCII characters and fixed limits."""
+from enum import IntEnum
+
+import numpy as np
+
+# -- tiles (``state.tiles``): what a cell holds besides players, bombs and fire ---------
+FLOOR = 0
+METAL = 1      # indestructible block
+WOOD = 2       # one hit
+ORE = 3        # ``Config.ore_hp`` hits
+AMMO = 4       # an ammo token on the floor
+TREASURE = 5   # a treasure chest on the floor
+NUM_TILES = 6
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4          # players 0..3 in the ASCII format
+RANDOM_BOARD = "random"  # Config.board value asking for a generated map at every reset
+NUM_DIRS = 4             # fire arms: up, down, left, right (the move actions' order)
+
+
+class Action(IntEnum):
+    """The seed's actions in its order: '' u d l r p."""
+    NOOP = 0
+    UP = 1       # y + 1
+    DOWN = 2     # y - 1
+    LEFT = 3     # x - 1
+    RIGHT = 4    # x + 1
+    BOMB = 5
+
+
+NUM_ACTIONS = len(Action)
+ACTION_NAMES = ("", "u", "d", "l", "r", "p")   # the seed's strings, by action index
+# (dx, dy) of actions 0..4 (0 stays); fire arms use rows 1..4
+ACTION_DELTAS = np.array([(0, 0), (0, 1), (0, -1), (-1, 0), (1, 0)], dtype=np.int64)
+
+
+class Plane(IntEnum):
+    """Observation planes ``obs[plane, y, x]``, from the observing player's side.
+
+    Binary planes hold 0 / ``ON``; graded planes 0..``FULL`` (uint8: 1 and 255; float32:
+    1.0 and 1.0).  Scalars are constant planes."""
+    METAL = 0          # binary
+    WOOD = 1           # binary
+    ORE = 2            # graded: hits left / ore_hp
+    BOMB = 3           # graded: ticks until the bomb turns into fire / bomb_fuse
+    FIRE = 4           # binary: fire that hits during the next tick
+    DANGER = 5         # graded: cells fire will hit within bomb_fuse + 1 ticks (chains
+                       # included, on the current board); sooner = higher; fire = FULL
+    AMMO = 6           # binary
+    TREASURE = 7       # binary
+    OWN = 8            # binary: the observing player (alive)
+    OPPONENT = 9       # graded: other living players, by HP / player_hp
+    BODY = 10          # binary: dead players' bodies (solid)
+    OWN_HP = 11        # constant: hp / player_hp
+    OWN_AMMO = 12      # constant: min(ammo, AMMO_OBS_CAP) / AMMO_OBS_CAP
+    OWN_POWER = 13     # constant: min(power, POWER_OBS_CAP) / POWER_OBS_CAP
+    OWN_SCORE = 14     # constant: clip(score - best opponent score, +-SCORE_OBS_CAP) mapped to 0..FULL
+    TIME_LEFT = 15     # constant: ticks left / max_ticks
+
+
+NUM_PLANES = len(Plane)
+OBS_ON = {"uint8": 1, "float32": 1.0}
+OBS_FULL = {"uint8": 255, "float32": 1.0}
+AMMO_OBS_CAP = 10
+POWER_OBS_CAP = 10
+SCORE_OBS_CAP = 100      # score margins beyond +-100 saturate the OWN_SCORE plane
+
+# win_loss rank key: (tick of death, or max_ticks + 1 if alive) * RANK_TICK_WEIGHT + score
+RANK_TICK_WEIGHT = 1.0e7
+
+# -- ASCII (text row 0 is the top of the board, y = height - 1) -------------------------
+CHAR_FLOOR = "."
+CHAR_METAL = "#"
+CHAR_WOOD = "w"
+CHAR_ORE = "o"
+CHAR_AMMO = "a"
+CHAR_TREASURE = "t"
+CHAR_PLAYERS = "0123"
+# output only (snapshot boards and ansi renders)
+CHAR_BOMB = "b"
+CHAR_BODY = "x"
+CHAR_FIRE = "*"
+TILE_CHARS = {FLOOR: CHAR_FLOOR, METAL: CHAR_METAL, WOOD: CHAR_WOOD, ORE: CHAR_ORE,
+              AMMO: CHAR_AMMO, TREASURE: CHAR_TREASURE}
+CHAR_TILES = {ch: tile for tile, ch in TILE_CHARS.items()}

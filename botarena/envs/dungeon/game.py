@@ -1,0 +1,203 @@
+"""``DungeonGame``: dungeon's state, params and spaces for the batched-game contract."""
+import numpy as np
+from gymnasium import spaces
+
+from ...core.batched import BatchedGame
+from ...core.rewards import REWARD_MODES
+from . import kernel, render
+from .bots import BOTS
+from .config import Config
+from .constants import (ACTION_NAMES, NUM_ACTIONS, NUM_PLANES, OBS_FULL, OBS_ON, ORE,
+                        RANDOM_BOARD, METAL, WOOD, AMMO, TREASURE)
+from .maps import load_board
+from .state import alloc
+
+OBS_NUMPY = {"uint8": np.uint8, "float32": np.float32}
+
+
+def _lut(values, dtype, full, integer):
+    values = np.asarray(values, dtype=np.float64) * full
+    if integer:
+        values = np.floor(values + 0.5)
+    return values.astype(dtype)
+
+
+class DungeonGame(BatchedGame):
+    """E dungeon games.  ``DungeonGame(Config(...), num_envs)``."""
+
+    agent_prefix = "player"
+    kernels = kernel
+    bots = BOTS
+    action_names = ACTION_NAMES
+
+    def __init__(self, config=None, num_envs=1, threads=None):
+        config = Config() if config is None else config
+        if isinstance(config.board, str) and config.board == RANDOM_BOARD:
+            self.height, self.width = config.height, config.width
+            self._players = config.num_players
+            self._template = None
+        else:
+            self._template = load_board(config.board)
+            self.height, self.width = self._template[0].shape
+            self._players = len(self._template[1])
+        super().__init__(config, num_envs, threads)
+        self.observation_space = spaces.Box(0, OBS_FULL[config.obs_dtype], self.observation_shape(),
+                                            dtype=self.obs.dtype)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+
+    def agent_count(self):
+        return self._players
+
+    def make_state(self, num_envs):
+        return alloc(num_envs, self.height, self.width, self._players, self.config.ammo_delay)
+
+    def make_params(self):
+        c = self.config
+        if self._template is None:
+            tiles = np.zeros((self.height, self.width), dtype=np.uint8)
+            positions = np.zeros((self._players, 2), dtype=np.int16)
+        else:
+            tiles, positions = self._template
+        dtype = OBS_NUMPY[c.obs_dtype]
+        integer = c.obs_dtype == "uint8"
+        full = OBS_FULL[c.obs_dtype]
+        fuse = c.bomb_fuse
+        ore_lut = _lut(np.arange(c.ore_hp + 1) / c.ore_hp, dtype, full, integer)
+        bomb_lut = _lut(np.arange(fuse + 1) / fuse, dtype, full, integer)
+        # hit in h ticks (1 .. fuse + 1): full at 1, falling to full / (fuse + 1)
+        hits = np.arange(fuse + 2)
+        danger = np.where(hits >= 1, (fuse + 2 - hits) / (fuse + 1), 0.0)
+        danger_lut = _lut(danger, dtype, full, integer)
+        hp_lut = _lut(np.arange(c.player_hp + 1) / c.player_hp, dtype, full, integer)
+        return kernel.Params(
+            tiles=tiles, positions=positions, generate=self._template is None,
+            symmetric=bool(c.symmetric), metal_blocks=int(c.metal_blocks),
+            wooden_blocks=int(c.wooden_blocks), ore_blocks=int(c.ore_blocks),
+            map_ammo=int(c.map_ammo), player_hp=int(c.player_hp), player_ammo=int(c.player_ammo),
+            bomb_power=int(c.bomb_power), bomb_fuse=int(fuse), ore_hp=int(c.ore_hp),
+            wood_points=int(c.wood_points), ore_points=int(c.ore_points),
+            treasure_points=int(c.treasure_points), hit_points=int(c.hit_points),
+            ammo_lifetime=int(c.ammo_lifetime), ammo_delay=int(c.ammo_delay),
+            treasure_min=int(c.treasure_min), treasure_max=int(c.treasure_max),
+            treasure_retry=int(c.treasure_retry), max_ticks=int(c.max_ticks),
+            reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
+            on=dtype(OBS_ON[c.obs_dtype]), full=float(full),
+            round=0.5 if integer else 0.0,
+            ore_lut=ore_lut, bomb_lut=bomb_lut, danger_lut=danger_lut, hp_lut=hp_lut,
+        )
+
+    def observation_shape(self):
+        return (NUM_PLANES, self.height, self.width)
+
+    def num_actions(self):
+        return NUM_ACTIONS
+
+    # -- views of one env ------------------------------------------------------------
+    def _fire(self, e):
+        s = self.state
+        n = int(s.num_fires[e])
+        return render.fire_cells(s.fire_x[e, :n], s.fire_y[e, :n], s.fire_reach[e, :n])
+
+    def board_rows(self, e=0):
+        s = self.state
+        return render.board_rows(s.tiles[e], s.bomb_grid[e], s.positions[e], s.alive[e],
+                                 self._fire(e))
+
+    def snapshot(self, e=0):
+        """Copies of env e.
+
+        ``board`` (ASCII rows, top row first, see ``maps``), ``tick``, ``turns_left``
+        (ticks left), ``steps``, ``over``, ``players`` (one dict per player: ``x``, ``y``,
+        ``hp``, ``ammo``, ``power``, ``score``, ``alive``), ``positions`` ([A, 2] x, y),
+        ``hp``, ``ammo``, ``alive``, ``scores``, ``bombs`` (dicts ``x``, ``y``, ``owner``,
+        ``fuse`` = ticks until it turns into fire, ``power``, in placing order), ``fire``
+        (sorted (x, y) cells hit during the next tick), ``ore_hp`` ({(x, y): hits left}),
+        ``ammo_items`` (dicts ``x``, ``y``, ``life``), ``pending_ammo`` (sorted ticks until
+        each scheduled ammo), ``treasure_timer``, ``tiles`` ([H, W] grid, y up),
+        ``winner`` (index of the player ranked first once over, -1 for a draw or while the
+        game goes on), ``rng``."""
+        s = self.state
+        A = self.num_agents
+        positions = s.positions[e]
+        players = [{"x": int(positions[a, 0]), "y": int(positions[a, 1]), "hp": int(s.hp[e, a]),
+                    "ammo": int(s.ammo[e, a]), "power": int(s.power[e, a]),
+                    "score": int(s.scores[e, a]), "alive": bool(s.alive[e, a])}
+                   for a in range(A)]
+        nb = int(s.num_bombs[e])
+        bombs = [{"x": int(s.bomb_x[e, b]), "y": int(s.bomb_y[e, b]),
+                  "owner": int(s.bomb_owner[e, b]), "fuse": int(s.bomb_timer[e, b]),
+                  "power": int(s.bomb_power[e, b])} for b in range(nb)]
+        na = int(s.num_ammo[e])
+        tiles = s.tiles[e]
+        ys, xs = np.nonzero(tiles == ORE)
+        winner = -1
+        if s.over[e]:
+            key = s.rank_key[e]
+            best = np.flatnonzero(key == key.max())
+            winner = int(best[0]) if len(best) == 1 else -1
+        return {
+            "board": self.board_rows(e),
+            "tick": int(s.tick[e]),
+            "turns_left": int(self.config.max_ticks - s.tick[e]),
+            "steps": int(s.steps[e]),
+            "over": bool(s.over[e]),
+            "players": players,
+            "positions": positions.copy(),
+            "hp": s.hp[e].copy(),
+            "ammo": s.ammo[e].copy(),
+            "alive": s.alive[e].copy(),
+            "scores": s.scores[e].copy(),
+            "bombs": bombs,
+            "fire": sorted(self._fire(e)),
+            "ore_hp": {(int(x), int(y)): int(s.ore_hp[e, y, x]) for y, x in zip(ys, xs)},
+            "ammo_items": sorted(({"x": int(s.ammo_x[e, i]), "y": int(s.ammo_y[e, i]),
+                                   "life": int(s.ammo_life[e, i])} for i in range(na)),
+                                 key=lambda d: (d["y"], d["x"])),
+            "pending_ammo": sorted(int(t) for t in s.pending[e, :int(s.num_pending[e])]),
+            "treasure_timer": int(s.treasure_timer[e]),
+            "tiles": tiles.copy(),
+            "winner": winner,
+            "rng": s.rng[e].copy(),
+        }
+
+    def render_ansi(self, e=0):
+        s = self.state
+        lines = self.board_rows(e)
+        lines.append(f"tick={int(s.tick[e])} " + " ".join(
+            f"p{a}:hp={int(s.hp[e, a])},ammo={int(s.ammo[e, a])},score={int(s.scores[e, a])}"
+            for a in range(self.num_agents)))
+        return "\n".join(lines) + "\n"
+
+    def render_rgb(self, e=0):
+        s = self.state
+        return render.rgb(s.tiles[e], s.bomb_grid[e], s.positions[e], s.alive[e], self._fire(e))
+
+    @property
+    def global_state_space(self):
+        A = self.num_agents
+        return spaces.Box(0.0, 1.0, (8 + 2 * A, self.height, self.width), dtype=np.float32)
+
+    def global_state(self, e=0):
+        """float32 planes: metal, wood, ore (hits left / ore_hp), bombs (fuse / bomb_fuse),
+        fire, ammo, treasure, each player (HP / player_hp) (A), each player's score share
+        (constant, score / total, A), the fraction of ticks left."""
+        s, A, c = self.state, self.num_agents, self.config
+        out = np.zeros(self.global_state_space.shape, dtype=np.float32)
+        tiles = s.tiles[e]
+        out[0] = tiles == METAL
+        out[1] = tiles == WOOD
+        out[2] = s.ore_hp[e] / c.ore_hp
+        for b in range(int(s.num_bombs[e])):
+            out[3, s.bomb_y[e, b], s.bomb_x[e, b]] = min(1.0, s.bomb_timer[e, b] / c.bomb_fuse)
+        for (x, y) in self._fire(e):
+            out[4, y, x] = 1.0
+        out[5] = tiles == AMMO
+        out[6] = tiles == TREASURE
+        total = max(1, int(np.abs(s.scores[e]).sum()))
+        for a in range(A):
+            if s.alive[e, a]:
+                out[7 + a, s.positions[e, a, 1], s.positions[e, a, 0]] = min(
+                    1.0, max(0, s.hp[e, a]) / c.player_hp)
+            out[7 + A + a] = min(1.0, max(0.0, s.scores[e, a] / total))
+        out[7 + 2 * A] = (c.max_ticks - s.tick[e]) / c.max_ticks
+        return out

@@ -1,0 +1,273 @@
+"""Dungeon's batch kernels (the contract in ``botarena.core.batched``).
+
+``p``, the params tuple: the map template (``tiles``, ``positions``) or the generator's
+counts, every rule number of ``Config``, the reward mode, ``max_steps``, and the
+observation's values in the obs dtype: ``on`` (binary planes), ``ore_lut[hp]``,
+``bomb_lut[timer]``, ``danger_lut[ticks until the fire hits]``, ``hp_lut[hp]``, and
+``full`` / ``round`` for the constant planes (``round`` is 0.5 where they are stored as
+integers, so that the store rounds).
+"""
+from collections import namedtuple
+
+from numba import njit, prange
+
+from ...core.jit import copy_into, serial_and_parallel
+from ...core.rewards import finish_step
+from ...core.rng import GAME, randint
+from .constants import (AMMO, AMMO_OBS_CAP, METAL, ORE, POWER_OBS_CAP, SCORE_OBS_CAP,
+                        TREASURE, WOOD, Plane)
+from .maps import generate_map
+from .rules import (ACTION_DELTAS, bomb_index, legal_actions, place_ammo, play_tick, reach,
+                    update_rank_keys)
+
+Params = namedtuple("Params", [
+    "tiles", "positions", "generate", "symmetric", "metal_blocks", "wooden_blocks",
+    "ore_blocks", "map_ammo", "player_hp", "player_ammo", "bomb_power", "bomb_fuse", "ore_hp",
+    "wood_points", "ore_points", "treasure_points", "hit_points", "ammo_lifetime",
+    "ammo_delay", "treasure_min", "treasure_max", "treasure_retry", "max_ticks",
+    "reward_mode", "max_steps", "on", "full", "round", "ore_lut", "bomb_lut", "danger_lut",
+    "hp_lut",
+])
+
+# plane indices as plain ints (numba indexes with IntEnum members more slowly)
+P_METAL, P_WOOD, P_ORE, P_BOMB, P_FIRE, P_DANGER, P_AMMO, P_TREASURE, P_BODY, P_TIME = (
+    int(Plane.METAL), int(Plane.WOOD), int(Plane.ORE), int(Plane.BOMB), int(Plane.FIRE),
+    int(Plane.DANGER), int(Plane.AMMO), int(Plane.TREASURE), int(Plane.BODY),
+    int(Plane.TIME_LEFT))
+P_OWN, P_OPPONENT, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE = (
+    int(Plane.OWN), int(Plane.OPPONENT), int(Plane.OWN_HP), int(Plane.OWN_AMMO),
+    int(Plane.OWN_POWER), int(Plane.OWN_SCORE))
+SHARED_PLANES = P_TIME + 1   # planes 0..TIME_LEFT are the same for every player
+
+
+@njit(cache=True, _nrt=False)
+def reset_env(s, p, e):
+    """A new game in env e: the template or a generated map, fresh players and timers."""
+    tiles = s.tiles[e]
+    if p.generate:
+        generate_map(tiles, s.positions[e], s.marks[e], s.cells[e], s.rng, e, p.metal_blocks,
+                     p.wooden_blocks, p.ore_blocks, p.map_ammo, p.symmetric)
+    else:
+        copy_into(tiles, p.tiles)
+        copy_into(s.positions[e], p.positions)
+    height, width = tiles.shape
+    ore_hp = s.ore_hp[e]
+    s.bomb_grid[e] = 0
+    s.num_bombs[e] = 0
+    s.num_fires[e] = 0
+    s.num_ammo[e] = 0
+    s.num_pending[e] = 0
+    for y in range(height):
+        for x in range(width):
+            ore_hp[y, x] = p.ore_hp if tiles[y, x] == ORE else 0
+            if tiles[y, x] == AMMO:
+                place_ammo(s, e, x, y, p.ammo_lifetime)
+    for a in range(s.positions.shape[1]):
+        s.hp[e, a] = p.player_hp
+        s.ammo[e, a] = p.player_ammo
+        s.power[e, a] = p.bomb_power
+        s.alive[e, a] = True
+        s.death_tick[e, a] = p.max_ticks + 1
+        s.scores[e, a] = 0
+        s.prev_scores[e, a] = 0
+    s.treasure_timer[e] = p.treasure_min + randint(s.rng, e, GAME, p.treasure_max - p.treasure_min + 1)
+    s.tick[e] = 0
+    s.steps[e] = 0
+    s.over[e] = False
+    update_rank_keys(s, p, e)
+
+
+@njit(cache=True, _nrt=False)
+def hit_times(s, e, hit_in):
+    """``hit_in[b]``: ticks until bomb b's fire hits (1 = during the next tick), chains
+    included, on the current board; returns the number of bombs."""
+    tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
+    bomb_x, bomb_y, bomb_timer, bomb_power = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e], s.bomb_power[e]
+    fire_x, fire_y, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_reach[e]
+    nb = s.num_bombs[e]
+    for b in range(nb):
+        hit_in[b] = bomb_timer[b] + 1
+    for f in range(s.num_fires[e]):            # bombs in today's fire go off next tick
+        for d in range(4):
+            for k in range(1, fire_reach[f, d] + 1):
+                c = bomb_index(bomb_x, bomb_y, nb, fire_x[f] + k * ACTION_DELTAS[d + 1, 0],
+                               fire_y[f] + k * ACTION_DELTAS[d + 1, 1])
+                if c >= 0 and hit_in[c] > 2:
+                    hit_in[c] = 2
+    changed = nb > 1
+    passes = 0
+    while changed and passes < nb:
+        changed = False
+        passes += 1
+        for b in range(nb):
+            x, y = bomb_x[b], bomb_y[b]
+            for d in range(1, 5):
+                r = reach(tiles, bomb_grid, x, y, d, bomb_power[b])
+                if r == 0:
+                    continue
+                cx, cy = x + r * ACTION_DELTAS[d, 0], y + r * ACTION_DELTAS[d, 1]
+                if bomb_grid[cy, cx] != 0:
+                    c = bomb_index(bomb_x, bomb_y, nb, cx, cy)
+                    if hit_in[c] > hit_in[b] + 1:
+                        hit_in[c] = hit_in[b] + 1
+                        changed = True
+    return nb
+
+
+@njit(cache=True, _nrt=False)
+def _mark_max(plane, i, value):
+    if plane[i] < value:
+        plane[i] = value
+
+
+@njit(cache=True, _nrt=False)
+def observe_env(s, p, e, obs, masks):
+    """Every player's planes (``obs[a]``, see constants.Plane) and action mask of env e.
+
+    The planes shared by all players are written for player 0 and copied; the loops run
+    over the flattened board, one plane each, so that they compile to vector code."""
+    height, width = s.tiles.shape[1], s.tiles.shape[2]
+    n = height * width
+    tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
+    board = tiles.reshape(n)
+    ore = s.ore_hp[e].reshape(n)
+    positions, alive, hp, ammo, power, scores = (s.positions[e], s.alive[e], s.hp[e], s.ammo[e],
+                                                 s.power[e], s.scores[e])
+    num_players = positions.shape[0]
+    all_planes = obs.reshape(obs.shape[0], obs.shape[1], n)
+    planes = all_planes[0]
+    on, ore_lut, bomb_lut, danger_lut = p.on, p.ore_lut, p.bomb_lut, p.danger_lut
+    metal, wood, ore_plane = planes[P_METAL], planes[P_WOOD], planes[P_ORE]
+    for i in range(n):
+        metal[i] = board[i] == METAL
+    for i in range(n):
+        wood[i] = board[i] == WOOD
+    for i in range(n):
+        ore_plane[i] = ore_lut[ore[i]]
+    ammo_plane, treasure_plane = planes[P_AMMO], planes[P_TREASURE]
+    for i in range(n):
+        ammo_plane[i] = board[i] == AMMO
+    for i in range(n):
+        treasure_plane[i] = board[i] == TREASURE
+    bomb_plane, fire_plane, danger, body = planes[P_BOMB], planes[P_FIRE], planes[P_DANGER], planes[P_BODY]
+    for i in range(n):
+        bomb_plane[i] = 0
+    for i in range(n):
+        fire_plane[i] = 0
+    for i in range(n):
+        danger[i] = 0
+    for i in range(n):
+        body[i] = 0
+    # fire (hits during the next tick) and danger (bombs' future fire, chains included)
+    fire_x, fire_y, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_reach[e]
+    soonest = danger_lut[1]
+    for f in range(s.num_fires[e]):
+        i = fire_y[f] * width + fire_x[f]
+        fire_plane[i] = on
+        danger[i] = soonest
+        for d in range(4):
+            for k in range(1, fire_reach[f, d] + 1):
+                i = ((fire_y[f] + k * ACTION_DELTAS[d + 1, 1]) * width
+                     + fire_x[f] + k * ACTION_DELTAS[d + 1, 0])
+                fire_plane[i] = on
+                danger[i] = soonest
+    hit_in = s.hit_in[e]
+    nb = hit_times(s, e, hit_in)
+    bomb_x, bomb_y, bomb_timer, bomb_power = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e], s.bomb_power[e]
+    horizon = danger_lut.shape[0] - 1
+    for b in range(nb):
+        x, y = bomb_x[b], bomb_y[b]
+        bomb_plane[y * width + x] = bomb_lut[min(bomb_timer[b], bomb_lut.shape[0] - 1)]
+        value = danger_lut[min(hit_in[b], horizon)]
+        _mark_max(danger, y * width + x, value)
+        for d in range(1, 5):
+            r = reach(tiles, bomb_grid, x, y, d, bomb_power[b])
+            for k in range(1, r + 1):
+                _mark_max(danger, (y + k * ACTION_DELTAS[d, 1]) * width + x + k * ACTION_DELTAS[d, 0],
+                          value)
+    for b in range(num_players):
+        if not alive[b]:
+            body[positions[b, 1] * width + positions[b, 0]] = on
+    time_plane = planes[P_TIME]
+    time_plane[0] = p.full * (p.max_ticks - s.tick[e]) / p.max_ticks + p.round
+    time_cell = time_plane[0]
+    for i in range(n):
+        time_plane[i] = time_cell
+    flat = obs.reshape(obs.shape[0], obs.shape[1] * n)
+    shared = flat[0]
+    for a in range(1, num_players):
+        dst = flat[a]
+        for i in range(SHARED_PLANES * n):
+            dst[i] = shared[i]
+    # each player's own planes
+    for a in range(num_players):
+        mine = all_planes[a]
+        own, opponent = mine[P_OWN], mine[P_OPPONENT]
+        for i in range(n):
+            own[i] = 0
+        for i in range(n):
+            opponent[i] = 0
+        best = -2147483647
+        for b in range(num_players):
+            if b != a and scores[b] > best:
+                best = scores[b]
+            if not alive[b]:
+                continue
+            i = positions[b, 1] * width + positions[b, 0]
+            if b == a:
+                own[i] = on
+            else:
+                opponent[i] = p.hp_lut[min(max(hp[b], 0), p.hp_lut.shape[0] - 1)]
+        margin = min(max(scores[a] - best, -SCORE_OBS_CAP), SCORE_OBS_CAP)
+        hp_value = min(max(hp[a], 0), p.player_hp) / p.player_hp
+        _fill(mine[P_HP], n, p.full * hp_value + p.round)
+        _fill(mine[P_AMMO_LEFT], n, p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round)
+        _fill(mine[P_POWER], n, p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round)
+        _fill(mine[P_SCORE], n, p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round)
+        legal_actions(tiles, bomb_grid, positions, alive, ammo, a, masks[a])
+
+
+@njit(cache=True, _nrt=False)
+def _fill(plane, n, value):
+    """``plane[:n] = value``, cast once to the plane's dtype outside the loop."""
+    plane[0] = value
+    cell = plane[0]
+    for i in range(n):
+        plane[i] = cell
+
+
+@njit(cache=True, _nrt=False)
+def step_env(s, p, e, actions, rewards, terminated, truncated):
+    """One tick of env e and its rewards and end flags; True when the episode is done."""
+    game_over = play_tick(s, p, e, actions)
+    done = finish_step(p.reward_mode, p.max_steps, s.steps[e], game_over, s.alive[e],
+                       s.scores[e], s.prev_scores[e], s.rank_key[e], rewards, terminated, truncated)
+    s.over[e] = done
+    return done
+
+
+def _reset(s, p, env_mask, obs, masks):
+    for e in prange(env_mask.shape[0]):
+        if env_mask[e]:
+            reset_env(s, p, e)
+            observe_env(s, p, e, obs[e], masks[e])
+
+
+def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
+          final_scores):
+    for e in prange(actions.shape[0]):
+        if s.over[e]:
+            continue
+        if step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e]):
+            observe_env(s, p, e, obs[e], masks[e])
+            if autoreset:
+                copy_into(final_obs[e], obs[e])
+                copy_into(final_scores[e], s.scores[e])
+                reset_env(s, p, e)
+                observe_env(s, p, e, obs[e], masks[e])
+        else:
+            observe_env(s, p, e, obs[e], masks[e])
+
+
+reset, reset_parallel = serial_and_parallel(_reset)
+step, step_parallel = serial_and_parallel(_step)

@@ -1,0 +1,424 @@
+"""Dungeon's rules: one jitted function per phase of a tick, in the order of
+shared/rules/dungeon.md.  A tick (``play_tick``) runs:
+
+1. ``apply_actions``     the living players act one after another, in a random order drawn
+                         from the env's GAME stream (first come, first served): a move enters
+                         a cell in the board that holds no block, bomb, player or body (so no
+                         swaps; a player may walk off its own bomb); ``p`` places a bomb on
+                         the player's cell if it has ammo and no bomb lies there, and
+                         schedules one new ammo ``ammo_delay`` ticks later;
+2. ``fire_hits_players`` each fire covering a player costs it 1 HP; each hit on another
+                         player pays ``hit_points`` to the fire's owner;
+3. ``fire_hits_blocks``  each fire hits the blocks it covers (metal: nothing; wood: gone,
+                         ``wood_points``; ore: one HP, gone at 0 with ``ore_points`` to the
+                         owner of the fire making the last hit) and sets off the bombs it
+                         covers (they turn into fire at the end of this tick);
+4. ``pick_up``           players on ammo take it (+1 ammo), on treasure take it
+                         (+``treasure_points``);
+5. ``count_down``        bombs, scheduled ammo spawns, ammo lifetimes (an ammo token whose
+                         time is up perishes and a respawn is scheduled now) and the treasure
+                         timer count one tick;
+6. ``explode``           bombs at 0 turn into fire: their cell plus up to ``power`` cells in
+                         each direction, stopping on (and including) the first cell holding
+                         a block or a bomb (board edges stop it too; players do not);
+7. ``spawn``             scheduled ammo and the treasure appear on random free cells (floor,
+                         no bomb, no player or body); ammo without room retries next tick,
+                         treasure after randint(1, treasure_retry);
+8. ``remove_dead``       the fire that hit this tick is gone, players at 0 HP die (their
+                         bodies stay, solid), the tick ends; the game is over when at most
+                         one player lives or ``max_ticks`` ticks were played.
+
+Fires are processed in the order their bombs were placed; within a tick, the later fire
+makes the "last hit" on an ore block.  Points only go to players alive at the start of the
+tick (a dead player's score is frozen).  Phases take the state ``s``, the params ``p`` and
+the env ``e`` and bind that env's arrays once; helpers take the arrays.  All is compiled
+without numba's runtime (``_nrt=False``, see ``core.jit``).
+"""
+from numba import njit
+
+from ...core.rng import GAME, randint
+from .constants import (ACTION_DELTAS, AMMO, FLOOR, METAL, NUM_ACTIONS, ORE, RANK_TICK_WEIGHT,
+                        TREASURE, WOOD)
+
+BOMB_ACTION = 5
+FIRST_MOVE, LAST_MOVE = 1, 4
+
+
+@njit(cache=True, _nrt=False)
+def is_block(tile):
+    if tile == METAL:
+        return True
+    if tile == WOOD:
+        return True
+    return tile == ORE
+
+
+@njit(cache=True, _nrt=False)
+def player_at(positions, x, y):
+    """Index of the player (living or dead) at (x, y), else -1."""
+    for b in range(positions.shape[0]):
+        if positions[b, 0] == x and positions[b, 1] == y:
+            return b
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def can_enter(tiles, bomb_grid, positions, x, y):
+    """Whether a player may move onto (x, y): inside the board, no block, bomb, player or
+    body there."""
+    if x < 0 or y < 0 or y >= tiles.shape[0] or x >= tiles.shape[1]:
+        return False
+    if is_block(tiles[y, x]):
+        return False
+    if bomb_grid[y, x] != 0:
+        return False
+    if player_at(positions, x, y) >= 0:
+        return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def legal_actions(tiles, bomb_grid, positions, alive, ammo, a, out):
+    """out[k] = whether action k is legal for player a (no-op always; moves onto cells it
+    can enter; a bomb with ammo where no bomb lies).  A dead player may only do nothing."""
+    out[0] = 1
+    for k in range(1, NUM_ACTIONS):
+        out[k] = 0
+    if not alive[a]:
+        return
+    x, y = positions[a, 0], positions[a, 1]
+    for k in range(FIRST_MOVE, LAST_MOVE + 1):
+        if can_enter(tiles, bomb_grid, positions, x + ACTION_DELTAS[k, 0], y + ACTION_DELTAS[k, 1]):
+            out[k] = 1
+    if ammo[a] > 0 and bomb_grid[y, x] == 0:
+        out[BOMB_ACTION] = 1
+
+
+@njit(cache=True, _nrt=False)
+def reach(tiles, bomb_grid, x, y, d, power):
+    """Cells a fire at (x, y) covers in direction d (1..4, the move actions' order): up to
+    ``power``, stopping on (and including) the first block or bomb, not past the edge."""
+    height, width = tiles.shape
+    dx, dy = ACTION_DELTAS[d, 0], ACTION_DELTAS[d, 1]
+    for k in range(1, power + 1):
+        cx, cy = x + k * dx, y + k * dy
+        if cx < 0 or cy < 0 or cx >= width or cy >= height:
+            return k - 1
+        if is_block(tiles[cy, cx]):
+            return k
+        if bomb_grid[cy, cx] != 0:
+            return k
+    return power
+
+
+@njit(cache=True, _nrt=False)
+def bomb_index(bomb_x, bomb_y, num_bombs, x, y):
+    for b in range(num_bombs):
+        if bomb_x[b] == x and bomb_y[b] == y:
+            return b
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def add_pending(s, e, delay):
+    """Schedule one ammo spawn ``delay`` ticks from now (0: this tick's spawn phase)."""
+    n = s.num_pending[e]
+    pending = s.pending[e]
+    if n < pending.shape[0]:
+        pending[n] = delay
+        s.num_pending[e] = n + 1
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def apply_actions(s, p, e, actions):
+    """Phase 1: the living players act in a random order (first come, first served)."""
+    tiles, bomb_grid, positions = s.tiles[e], s.bomb_grid[e], s.positions[e]
+    alive, ammo, power, order, rng = s.alive[e], s.ammo[e], s.power[e], s.order[e], s.rng
+    n = 0
+    for a in range(positions.shape[0]):
+        if alive[a]:
+            order[n] = a
+            n += 1
+    for i in range(n - 1, 0, -1):                       # Fisher-Yates on order[:n]
+        j = randint(rng, e, GAME, i + 1)
+        order[i], order[j] = order[j], order[i]
+    for k in range(n):
+        a = order[k]
+        act = actions[a]
+        x, y = positions[a, 0], positions[a, 1]
+        if FIRST_MOVE <= act <= LAST_MOVE:
+            nx, ny = x + ACTION_DELTAS[act, 0], y + ACTION_DELTAS[act, 1]
+            if can_enter(tiles, bomb_grid, positions, nx, ny):
+                positions[a, 0] = nx
+                positions[a, 1] = ny
+        elif act == BOMB_ACTION:
+            if ammo[a] > 0 and bomb_grid[y, x] == 0:
+                b = s.num_bombs[e]
+                s.bomb_x[e, b] = x
+                s.bomb_y[e, b] = y
+                s.bomb_timer[e, b] = p.bomb_fuse
+                s.bomb_owner[e, b] = a
+                s.bomb_power[e, b] = power[a]
+                s.num_bombs[e] = b + 1
+                bomb_grid[y, x] = 1
+                ammo[a] -= 1
+                # counted down in this tick's phase 5 too: appears ammo_delay ticks later
+                add_pending(s, e, p.ammo_delay + 1)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def fire_hits_players(s, p, e):
+    """Phase 2: every fire covering a living player costs it 1 HP (+hit_points to the
+    fire's owner if that is another player, alive at the start of the tick)."""
+    positions, alive, hp, scores = s.positions[e], s.alive[e], s.hp[e], s.scores[e]
+    fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
+    num_players = positions.shape[0]
+    for f in range(s.num_fires[e]):
+        fx, fy, owner = fire_x[f], fire_y[f], fire_owner[f]
+        for a in range(num_players):
+            if not alive[a]:
+                continue
+            dx, dy = positions[a, 0] - fx, positions[a, 1] - fy
+            hit = False
+            if dx == 0 and dy == 0:
+                hit = True
+            elif dx == 0:
+                if dy > 0:
+                    hit = dy <= fire_reach[f, 0]
+                else:
+                    hit = -dy <= fire_reach[f, 1]
+            elif dy == 0:
+                if dx < 0:
+                    hit = -dx <= fire_reach[f, 2]
+                else:
+                    hit = dx <= fire_reach[f, 3]
+            if hit:
+                hp[a] -= 1
+                if owner != a and alive[owner]:
+                    scores[owner] += p.hit_points
+
+
+@njit(cache=True, _nrt=False)
+def _hit_cell(tiles, ore_hp, bomb_grid, bomb_x, bomb_y, bomb_timer, num_bombs, alive, scores,
+              owner, x, y, wood_points, ore_points):
+    tile = tiles[y, x]
+    if tile == WOOD:
+        tiles[y, x] = FLOOR
+        if alive[owner]:
+            scores[owner] += wood_points
+    elif tile == ORE:
+        ore_hp[y, x] -= 1
+        if ore_hp[y, x] == 0:
+            tiles[y, x] = FLOOR
+            if alive[owner]:
+                scores[owner] += ore_points
+    if bomb_grid[y, x] != 0:
+        b = bomb_index(bomb_x, bomb_y, num_bombs, x, y)
+        if b >= 0 and bomb_timer[b] > 1:
+            bomb_timer[b] = 1
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def fire_hits_blocks(s, p, e):
+    """Phase 3: every fire hits the blocks it covers and sets off the bombs it covers."""
+    tiles, ore_hp, bomb_grid, alive, scores = s.tiles[e], s.ore_hp[e], s.bomb_grid[e], s.alive[e], s.scores[e]
+    bomb_x, bomb_y, bomb_timer = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e]
+    fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
+    num_bombs = s.num_bombs[e]
+    for f in range(s.num_fires[e]):
+        fx, fy, owner = fire_x[f], fire_y[f], fire_owner[f]
+        _hit_cell(tiles, ore_hp, bomb_grid, bomb_x, bomb_y, bomb_timer, num_bombs, alive, scores,
+                  owner, fx, fy, p.wood_points, p.ore_points)
+        for d in range(4):
+            dx, dy = ACTION_DELTAS[d + 1, 0], ACTION_DELTAS[d + 1, 1]
+            for k in range(1, fire_reach[f, d] + 1):
+                _hit_cell(tiles, ore_hp, bomb_grid, bomb_x, bomb_y, bomb_timer, num_bombs, alive,
+                          scores, owner, fx + k * dx, fy + k * dy, p.wood_points, p.ore_points)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def pick_up(s, p, e):
+    """Phase 4: living players take the ammo or treasure on their cell."""
+    tiles, positions, alive, hp = s.tiles[e], s.positions[e], s.alive[e], s.hp[e]
+    ammo, scores = s.ammo[e], s.scores[e]
+    ammo_x, ammo_y, ammo_life = s.ammo_x[e], s.ammo_y[e], s.ammo_life[e]
+    for a in range(positions.shape[0]):
+        if not alive[a] or hp[a] <= 0:
+            continue
+        x, y = positions[a, 0], positions[a, 1]
+        tile = tiles[y, x]
+        if tile == AMMO:
+            tiles[y, x] = FLOOR
+            ammo[a] += 1
+            n = s.num_ammo[e]
+            for i in range(n):
+                if ammo_x[i] == x and ammo_y[i] == y:
+                    ammo_x[i], ammo_y[i], ammo_life[i] = ammo_x[n - 1], ammo_y[n - 1], ammo_life[n - 1]
+                    s.num_ammo[e] = n - 1
+                    break
+        elif tile == TREASURE:
+            tiles[y, x] = FLOOR
+            scores[a] += p.treasure_points
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def count_down(s, p, e):
+    """Phase 5: bombs, scheduled spawns, ammo lifetimes and the treasure timer tick down."""
+    tiles = s.tiles[e]
+    bomb_timer = s.bomb_timer[e]
+    for b in range(s.num_bombs[e]):
+        bomb_timer[b] -= 1
+    pending = s.pending[e]
+    for i in range(s.num_pending[e]):
+        if pending[i] > 0:
+            pending[i] -= 1
+    ammo_x, ammo_y, ammo_life = s.ammo_x[e], s.ammo_y[e], s.ammo_life[e]
+    i = 0
+    while i < s.num_ammo[e]:
+        ammo_life[i] -= 1
+        if ammo_life[i] <= 0:                 # perishes; respawns elsewhere (phase 7)
+            tiles[ammo_y[i], ammo_x[i]] = FLOOR
+            n = s.num_ammo[e] - 1
+            ammo_x[i], ammo_y[i], ammo_life[i] = ammo_x[n], ammo_y[n], ammo_life[n]
+            s.num_ammo[e] = n
+            add_pending(s, e, 0)
+        else:
+            i += 1
+    if s.treasure_timer[e] > 0:
+        s.treasure_timer[e] -= 1
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def explode(s, p, e):
+    """Phase 6: bombs whose timer ran out turn into fire (appended after the fire that hit
+    this tick, which phase 8 removes); returns how many fires were there before."""
+    tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
+    bomb_x, bomb_y, bomb_timer = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e]
+    bomb_owner, bomb_power = s.bomb_owner[e], s.bomb_power[e]
+    fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
+    old = s.num_fires[e]
+    nb = s.num_bombs[e]
+    nf = old
+    for b in range(nb):                       # every reach sees all bombs still in place
+        if bomb_timer[b] <= 0:
+            x, y = bomb_x[b], bomb_y[b]
+            fire_x[nf], fire_y[nf], fire_owner[nf] = x, y, bomb_owner[b]
+            for d in range(4):
+                fire_reach[nf, d] = reach(tiles, bomb_grid, x, y, d + 1, bomb_power[b])
+            nf += 1
+    if nf == old:
+        return old
+    s.num_fires[e] = nf
+    kept = 0
+    for b in range(nb):                       # drop them, keeping the placing order
+        if bomb_timer[b] <= 0:
+            bomb_grid[bomb_y[b], bomb_x[b]] = 0
+        else:
+            bomb_x[kept], bomb_y[kept], bomb_timer[kept] = bomb_x[b], bomb_y[b], bomb_timer[b]
+            bomb_owner[kept], bomb_power[kept] = bomb_owner[b], bomb_power[b]
+            kept += 1
+    s.num_bombs[e] = kept
+    return old
+
+
+@njit(cache=True, _nrt=False)
+def free_cell(tiles, bomb_grid, positions, rng, e):
+    """A random free cell (floor, no bomb, no player or body) as y * width + x, or -1."""
+    height, width = tiles.shape
+    count = 0
+    for y in range(height):
+        for x in range(width):
+            if tiles[y, x] == FLOOR and bomb_grid[y, x] == 0 and player_at(positions, x, y) < 0:
+                count += 1
+    if count == 0:
+        return -1
+    k = randint(rng, e, GAME, count)
+    for y in range(height):
+        for x in range(width):
+            if tiles[y, x] == FLOOR and bomb_grid[y, x] == 0 and player_at(positions, x, y) < 0:
+                if k == 0:
+                    return y * width + x
+                k -= 1
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def place_ammo(s, e, x, y, lifetime):
+    s.tiles[e, y, x] = AMMO
+    n = s.num_ammo[e]
+    s.ammo_x[e, n], s.ammo_y[e, n], s.ammo_life[e, n] = x, y, lifetime
+    s.num_ammo[e] = n + 1
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def spawn(s, p, e):
+    """Phase 7: due ammo spawns and the treasure appear on random free cells."""
+    tiles, bomb_grid, positions, pending = s.tiles[e], s.bomb_grid[e], s.positions[e], s.pending[e]
+    width = tiles.shape[1]
+    i = 0
+    while i < s.num_pending[e]:
+        if pending[i] > 0:
+            i += 1
+            continue
+        cell = free_cell(tiles, bomb_grid, positions, s.rng, e)
+        if cell < 0:
+            break                              # no room: every due spawn retries next tick
+        place_ammo(s, e, cell % width, cell // width, p.ammo_lifetime)
+        n = s.num_pending[e] - 1
+        pending[i] = pending[n]
+        s.num_pending[e] = n
+    if s.treasure_timer[e] <= 0:
+        cell = free_cell(tiles, bomb_grid, positions, s.rng, e)
+        if cell < 0:
+            s.treasure_timer[e] = 1 + randint(s.rng, e, GAME, p.treasure_retry)
+        else:
+            tiles[cell // width, cell % width] = TREASURE
+            s.treasure_timer[e] = p.treasure_min + randint(
+                s.rng, e, GAME, p.treasure_max - p.treasure_min + 1)
+
+
+@njit(cache=True, _nrt=False)
+def update_rank_keys(s, p, e):
+    alive, death_tick, scores, rank_key = s.alive[e], s.death_tick[e], s.scores[e], s.rank_key[e]
+    for a in range(alive.shape[0]):
+        rank_key[a] = death_tick[a] * RANK_TICK_WEIGHT + scores[a]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def remove_dead(s, p, e, old_fires):
+    """Phase 8: the spent fire goes, players at 0 HP die, the tick ends.  True when the game
+    is over (at most one player alive, or max_ticks played)."""
+    fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
+    nf = s.num_fires[e]
+    if old_fires > 0:
+        for f in range(old_fires, nf):
+            g = f - old_fires
+            fire_x[g], fire_y[g], fire_owner[g] = fire_x[f], fire_y[f], fire_owner[f]
+            for d in range(4):
+                fire_reach[g, d] = fire_reach[f, d]
+        s.num_fires[e] = nf - old_fires
+    alive, hp, death_tick = s.alive[e], s.hp[e], s.death_tick[e]
+    tick = s.tick[e]
+    living = 0
+    for a in range(alive.shape[0]):
+        if alive[a] and hp[a] <= 0:
+            alive[a] = False
+            death_tick[a] = tick
+        living += alive[a]
+    s.tick[e] = tick + 1
+    s.steps[e] += 1
+    update_rank_keys(s, p, e)
+    return living <= 1 or tick + 1 >= p.max_ticks
+
+
+@njit(cache=True, _nrt=False)
+def play_tick(s, p, e, actions):
+    """One tick of env e with the players' ``actions``; True when the game is over."""
+    apply_actions(s, p, e, actions)
+    fire_hits_players(s, p, e)
+    fire_hits_blocks(s, p, e)
+    pick_up(s, p, e)
+    count_down(s, p, e)
+    old_fires = explode(s, p, e)
+    spawn(s, p, e)
+    return remove_dead(s, p, e, old_fires)

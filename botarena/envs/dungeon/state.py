@@ -1,0 +1,104 @@
+"""Dungeon's state: the one table of arrays, each with a leading env axis E.
+
+Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``.
+``C = H * W`` bounds every entity pool; ``P`` bounds the pending ammo spawns.
+
+| field         | shape, dtype          | meaning                                                |
+|---------------|-----------------------|--------------------------------------------------------|
+| tiles         | [E, H, W] uint8       | FLOOR, METAL, WOOD, ORE, AMMO or TREASURE (constants)  |
+| ore_hp        | [E, H, W] uint8       | hits an ore block still takes (0 elsewhere)            |
+| bomb_grid     | [E, H, W] uint8       | 1 where a bomb lies                                    |
+| bomb_x, bomb_y| [E, C] int16          | bombs, in the order they were placed                   |
+| bomb_timer    | [E, C] int16          | ticks until the bomb turns into fire (>= 1 between ticks)|
+| bomb_owner    | [E, C] int8           | player who placed it                                   |
+| bomb_power    | [E, C] int8           | its blast reach                                        |
+| num_bombs     | [E] int32             | bombs in the pool                                      |
+| fire_x, fire_y| [E, C] int16          | explosion centres (fire that hits during the next tick)|
+| fire_owner    | [E, C] int8           | owner of the bomb that exploded                        |
+| fire_reach    | [E, C, 4] int8        | cells the fire covers up, down, left, right            |
+| num_fires     | [E] int32             | explosions in the pool                                 |
+| positions     | [E, A, 2] int16       | players (x, y), bodies of dead players included        |
+| hp            | [E, A] int16          | hit points (<= 0: dead)                                |
+| ammo          | [E, A] int16          | bombs the player can place                             |
+| power         | [E, A] int16          | blast reach of the player's bombs                      |
+| alive         | [E, A] bool           | the player is still in the game                        |
+| death_tick    | [E, A] int32          | tick the player died (max_ticks + 1 while alive)       |
+| scores        | [E, A] int32          | the game's points                                      |
+| prev_scores   | [E, A] int32          | scores before the last step (for rewards)              |
+| rank_key      | [E, A] float64        | death_tick * RANK_TICK_WEIGHT + score (win_loss)       |
+| ammo_x, ammo_y| [E, C] int16          | ammo tokens on the floor                               |
+| ammo_life     | [E, C] int16          | ticks until the token perishes                         |
+| num_ammo      | [E] int32             | tokens in the pool                                     |
+| pending       | [E, P] int16          | ticks until each scheduled ammo spawn                  |
+| num_pending   | [E] int32             | scheduled ammo spawns                                  |
+| treasure_timer| [E] int32             | ticks until the next treasure appears                  |
+| tick          | [E] int32             | ticks played in this game                              |
+| steps         | [E] int32             | steps since the reset (= tick)                         |
+| over          | [E] bool              | the game has ended (or was truncated)                  |
+| order         | [E, A] int8           | scratch: this tick's action order                      |
+| marks         | [E, H, W] uint8       | scratch: generator marks, bots' search                 |
+| cells         | [E, C] int32          | scratch: lists of flat cells                           |
+| hit_in        | [E, C] int16          | scratch: ticks until each bomb's fire hits (observe)   |
+| rng           | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                  |
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from ...core.rng import NUM_STREAMS
+
+FIELDS = (
+    ("tiles", lambda H, W, A, P: (H, W), np.uint8),
+    ("ore_hp", lambda H, W, A, P: (H, W), np.uint8),
+    ("bomb_grid", lambda H, W, A, P: (H, W), np.uint8),
+    ("bomb_x", lambda H, W, A, P: (H * W,), np.int16),
+    ("bomb_y", lambda H, W, A, P: (H * W,), np.int16),
+    ("bomb_timer", lambda H, W, A, P: (H * W,), np.int16),
+    ("bomb_owner", lambda H, W, A, P: (H * W,), np.int8),
+    ("bomb_power", lambda H, W, A, P: (H * W,), np.int8),
+    ("num_bombs", lambda H, W, A, P: (), np.int32),
+    ("fire_x", lambda H, W, A, P: (H * W,), np.int16),
+    ("fire_y", lambda H, W, A, P: (H * W,), np.int16),
+    ("fire_owner", lambda H, W, A, P: (H * W,), np.int8),
+    ("fire_reach", lambda H, W, A, P: (H * W, 4), np.int8),
+    ("num_fires", lambda H, W, A, P: (), np.int32),
+    ("positions", lambda H, W, A, P: (A, 2), np.int16),
+    ("hp", lambda H, W, A, P: (A,), np.int16),
+    ("ammo", lambda H, W, A, P: (A,), np.int16),
+    ("power", lambda H, W, A, P: (A,), np.int16),
+    ("alive", lambda H, W, A, P: (A,), np.bool_),
+    ("death_tick", lambda H, W, A, P: (A,), np.int32),
+    ("scores", lambda H, W, A, P: (A,), np.int32),
+    ("prev_scores", lambda H, W, A, P: (A,), np.int32),
+    ("rank_key", lambda H, W, A, P: (A,), np.float64),
+    ("ammo_x", lambda H, W, A, P: (H * W,), np.int16),
+    ("ammo_y", lambda H, W, A, P: (H * W,), np.int16),
+    ("ammo_life", lambda H, W, A, P: (H * W,), np.int16),
+    ("num_ammo", lambda H, W, A, P: (), np.int32),
+    ("pending", lambda H, W, A, P: (P,), np.int16),
+    ("num_pending", lambda H, W, A, P: (), np.int32),
+    ("treasure_timer", lambda H, W, A, P: (), np.int32),
+    ("tick", lambda H, W, A, P: (), np.int32),
+    ("steps", lambda H, W, A, P: (), np.int32),
+    ("over", lambda H, W, A, P: (), np.bool_),
+    ("order", lambda H, W, A, P: (A,), np.int8),
+    ("marks", lambda H, W, A, P: (H, W), np.uint8),
+    ("cells", lambda H, W, A, P: (H * W,), np.int32),
+    ("hit_in", lambda H, W, A, P: (H * W,), np.int16),
+    ("rng", lambda H, W, A, P: (NUM_STREAMS,), np.uint64),
+)
+
+State = namedtuple("State", [name for name, _, _ in FIELDS])
+
+
+def pending_capacity(height, width, num_players, ammo_delay):
+    """Scheduled ammo spawns that can be waiting at once: one per bomb placed in the last
+    ``ammo_delay`` ticks, plus one per token that perished (at most one per cell)."""
+    return num_players * (ammo_delay + 1) + height * width
+
+
+def alloc(num_envs, height, width, num_players, ammo_delay):
+    """Zeroed state for ``num_envs`` envs of an ``height x width`` board."""
+    P = pending_capacity(height, width, num_players, ammo_delay)
+    return State(*[np.zeros((num_envs,) + shape(height, width, num_players, P), dtype=dtype)
+                   for _, shape, dtype in FIELDS])
