@@ -12,10 +12,11 @@ Actions
     bombs without ammo or where a bomb lies; they are still accepted and do nothing.
 
 Observations
-    ``Box(16, H, W)``, planes ``obs[plane, y, x]`` from the observing player's side
-    (``constants.Plane``): metal, wood, ore (hits left), bombs (fuse left), fire (hits next
-    tick), danger (ticks until fire hits, chains included), ammo, treasure, bodies, time
-    left, own player, opponents (by HP), and constant planes of own HP, ammo, blast power
+    ``Box(15, H, W)``, planes ``obs[plane, y, x]`` from the observing player's side
+    (``constants.Plane``): metal, wood, ore (hits left), bombs (fuse left), danger (fire
+    hitting next tick = full, then the ticks until a bomb's fire hits, chains included),
+    ammo, treasure, bodies, time left, own player, opponents (by HP), and constant planes
+    of own HP, ammo, blast power
     and score margin over the best opponent.  ``obs_dtype="uint8"`` (default): binary
     planes 0/1, graded planes 0..255; ``"float32"``: all in [0, 1].
 

@@ -38,24 +38,26 @@ class Plane(IntEnum):
     """Observation planes ``obs[plane, y, x]``, from the observing player's side.
 
     Binary planes hold 0 / ``ON``; graded planes 0..``FULL`` (uint8: 1 and 255; float32:
-    1.0 and 1.0).  Scalars are constant planes."""
+    1.0 and 1.0).  Scalars are constant planes.  Planes METAL..TIME_LEFT are the same for
+    every player."""
     METAL = 0          # binary
     WOOD = 1           # binary
     ORE = 2            # graded: hits left / ore_hp
     BOMB = 3           # graded: ticks until the bomb turns into fire / bomb_fuse
-    FIRE = 4           # binary: fire that hits during the next tick
-    DANGER = 5         # graded: cells fire will hit within bomb_fuse + 1 ticks (chains
-                       # included, on the current board); sooner = higher; fire = FULL
-    AMMO = 6           # binary
-    TREASURE = 7       # binary
-    OWN = 8            # binary: the observing player (alive)
-    OPPONENT = 9       # graded: other living players, by HP / player_hp
-    BODY = 10          # binary: dead players' bodies (solid)
+    DANGER = 4         # graded: fire and foreseen fire: FULL = fire hitting during the next
+                       # tick, then falling with the ticks until a bomb's fire hits (chains
+                       # included, on the current board) down to FULL / (bomb_fuse + 1)
+    AMMO = 5           # binary
+    TREASURE = 6       # binary
+    BODY = 7           # binary: dead players' bodies (solid)
+    TIME_LEFT = 8      # constant: ticks left / max_ticks
+    OWN = 9            # binary: the observing player (alive)
+    OPPONENT = 10      # graded: other living players, by HP / player_hp
     OWN_HP = 11        # constant: hp / player_hp
     OWN_AMMO = 12      # constant: min(ammo, AMMO_OBS_CAP) / AMMO_OBS_CAP
     OWN_POWER = 13     # constant: min(power, POWER_OBS_CAP) / POWER_OBS_CAP
-    OWN_SCORE = 14     # constant: clip(score - best opponent score, +-SCORE_OBS_CAP) mapped to 0..FULL
-    TIME_LEFT = 15     # constant: ticks left / max_ticks
+    OWN_SCORE = 14     # constant: (clip(score - best opponent score, +-SCORE_OBS_CAP)
+                       # + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP)
 
 
 NUM_PLANES = len(Plane)

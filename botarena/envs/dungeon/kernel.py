@@ -30,9 +30,8 @@ Params = namedtuple("Params", [
 ])
 
 # plane indices as plain ints (numba indexes with IntEnum members more slowly)
-P_METAL, P_WOOD, P_ORE, P_BOMB, P_FIRE, P_DANGER, P_AMMO, P_TREASURE, P_BODY, P_TIME = (
-    int(Plane.METAL), int(Plane.WOOD), int(Plane.ORE), int(Plane.BOMB), int(Plane.FIRE),
-    int(Plane.DANGER), int(Plane.AMMO), int(Plane.TREASURE), int(Plane.BODY),
+P_METAL, P_WOOD, P_ORE, P_BOMB, P_DANGER, P_AMMO, P_TREASURE, P_BODY, P_TIME = (
+    int(Plane.METAL), int(Plane.WOOD), int(Plane.ORE), int(Plane.BOMB), int(Plane.DANGER), int(Plane.AMMO), int(Plane.TREASURE), int(Plane.BODY),
     int(Plane.TIME_LEFT))
 P_OWN, P_OPPONENT, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE = (
     int(Plane.OWN), int(Plane.OPPONENT), int(Plane.OWN_HP), int(Plane.OWN_AMMO),
@@ -149,27 +148,23 @@ def observe_env(s, p, e, obs, masks):
         ammo_plane[i] = board[i] == AMMO
     for i in range(n):
         treasure_plane[i] = board[i] == TREASURE
-    bomb_plane, fire_plane, danger, body = planes[P_BOMB], planes[P_FIRE], planes[P_DANGER], planes[P_BODY]
+    bomb_plane, danger, body = planes[P_BOMB], planes[P_DANGER], planes[P_BODY]
     for i in range(n):
         bomb_plane[i] = 0
-    for i in range(n):
-        fire_plane[i] = 0
     for i in range(n):
         danger[i] = 0
     for i in range(n):
         body[i] = 0
-    # fire (hits during the next tick) and danger (bombs' future fire, chains included)
+    # danger: fire (hits during the next tick), then (bombs' future fire, chains included)
     fire_x, fire_y, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_reach[e]
     soonest = danger_lut[1]
     for f in range(s.num_fires[e]):
         i = fire_y[f] * width + fire_x[f]
-        fire_plane[i] = on
         danger[i] = soonest
         for d in range(4):
             for k in range(1, fire_reach[f, d] + 1):
                 i = ((fire_y[f] + k * ACTION_DELTAS[d + 1, 1]) * width
                      + fire_x[f] + k * ACTION_DELTAS[d + 1, 0])
-                fire_plane[i] = on
                 danger[i] = soonest
     hit_in = s.hit_in[e]
     nb = hit_times(s, e, hit_in)
