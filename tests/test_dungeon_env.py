@@ -1,0 +1,171 @@
+"""dungeon_v0 env: spaces, observation planes and masks, snapshot, renders, rewards, and
+the scripted bots."""
+import numpy as np
+import pytest
+
+from botarena.envs.dungeon.constants import Plane
+from botarena.envs.dungeon_v0 import Config, DungeonGame, parallel_env
+
+from test_dungeon_rules import NO_TREASURE, new_game, step
+
+P = Plane
+
+
+def test_spaces_and_agents():
+    env = parallel_env()
+    obs, infos = env.reset(seed=0)
+    assert env.possible_agents == ["player_0", "player_1"]
+    space = env.observation_space("player_0")
+    assert space.shape == (len(Plane), 10, 12) and space.dtype == np.uint8
+    assert env.action_space("player_0").n == 6
+    assert all(space.contains(o) for o in obs.values())
+    four = parallel_env(num_players=4)
+    assert len(four.possible_agents) == 4
+
+
+def test_observation_planes_from_each_side():
+    game = new_game(["#w..1", ".o0a.", "t...."])
+    obs = game.obs[0]
+    # obs[a, plane, y, x]; the text's top row is y = 2
+    for a in range(2):
+        assert obs[a, P.METAL, 2, 0] == 1 and obs[a, P.METAL].sum() == 1
+        assert obs[a, P.WOOD, 2, 1] == 1
+        assert obs[a, P.ORE, 1, 1] == 255
+        assert obs[a, P.AMMO, 1, 3] == 1 and obs[a, P.TREASURE, 0, 0] == 1
+        assert obs[a, P.BOMB].sum() == 0 and obs[a, P.DANGER].sum() == 0
+        assert (obs[a, P.OWN_HP] == 255).all() and (obs[a, P.TIME_LEFT] == 255).all()
+        assert (obs[a, P.OWN_AMMO] == int(255 * 3 / 10 + 0.5)).all()
+    assert obs[0, P.OWN, 1, 2] == 1 and obs[0, P.OPPONENT, 2, 4] == 255
+    assert obs[1, P.OWN, 2, 4] == 1 and obs[1, P.OPPONENT, 1, 2] == 255
+    assert obs[0, P.OWN].sum() == 1 and obs[1, P.OPPONENT].sum() == 255
+
+
+def test_bomb_and_danger_planes():
+    game = new_game([".....", "0....", "....1"], bomb_fuse=4)
+    step(game, "p", "")
+    obs = game.obs[0]
+    assert obs[0, P.BOMB, 1, 0] == int(255 * 3 / 4 + 0.5)
+    danger = obs[0, P.DANGER]
+    cells = {(int(x), int(y)) for y, x in zip(*np.nonzero(danger))}
+    assert cells == {(0, 0), (0, 1), (0, 2), (1, 1), (2, 1)}
+    assert len(set(danger[danger > 0].tolist())) == 1
+    step(game, "r", "")
+    step(game, "r", "")
+    step(game, "r", "")                                            # tick 3: fire formed
+    assert (game.obs[0, :, P.DANGER, 1, 1] == 255).all()
+    assert game.obs[0, 0, P.BOMB].sum() == 0
+
+
+def test_float32_observations():
+    game = new_game(["#w..1", ".o0a.", "t...."], obs_dtype="float32")
+    obs = game.obs[0]
+    assert obs.dtype == np.float32 and obs.max() <= 1.0 and obs.min() >= 0.0
+    assert obs[0, P.ORE, 1, 1] == 1.0 and obs[0, P.OWN_HP, 0, 0] == 1.0
+
+
+def test_action_masks():
+    game = new_game(["0w.", "...", "..1"], player_ammo=1)
+    # player 0 at (0, 2): up and left off the board, right into wood
+    assert game.masks[0, 0].tolist() == [1, 0, 1, 0, 0, 1]
+    step(game, "p", "")
+    assert game.masks[0, 0].tolist() == [1, 0, 1, 0, 0, 0]          # on its bomb, no ammo
+    step(game, "d", "")
+    assert game.masks[0, 0].tolist() == [1, 0, 1, 0, 1, 0]          # bomb above: not back up
+
+
+def test_snapshot_keys():
+    game = new_game(["0..", "..1"])
+    step(game, "p", "r")
+    snap = game.snapshot(0)
+    for key in ("board", "tick", "players", "bombs", "positions", "scores", "turns_left", "over"):
+        assert key in snap
+    assert snap["tick"] == 1 and snap["turns_left"] == 1799
+    assert snap["bombs"] == [{"x": 0, "y": 1, "owner": 0, "fuse": 34, "power": 2}]
+    assert snap["players"][1] == {"x": 2, "y": 0, "hp": 3, "ammo": 3, "power": 2, "score": 0,
+                                  "alive": True}
+
+
+def test_renders():
+    env = parallel_env(render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert "tick=0" in text and "0" in text and "1" in text
+    env = parallel_env(render_mode="rgb_array")
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.shape == (240, 288, 3) and frame.dtype == np.uint8
+    assert env.state().shape == env.state_space.shape
+
+
+@pytest.mark.parametrize("reward", ["score", "zero_sum"])
+def test_rewards_add_up(reward):
+    env = parallel_env(reward=reward)
+    obs, infos = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        acts = {a: int(rng.choice(np.flatnonzero(infos[a]["action_mask"]))) for a in env.agents}
+        obs, rew, term, trunc, infos = env.step(acts)
+        for a, r in rew.items():
+            totals[a] += r
+    scores = env.snapshot()["scores"]
+    if reward == "score":
+        assert [totals[a] for a in env.possible_agents] == [float(s) for s in scores]
+    else:
+        assert totals["player_0"] == pytest.approx(-totals["player_1"])
+
+
+# -- bots --------------------------------------------------------------------------------
+
+def play_bots(bot0, bot1, seed, ticks=600, num_envs=8, **config):
+    game = DungeonGame(Config(**config), num_envs)
+    game.reset(seed=seed)
+    envs = np.arange(num_envs)
+    a0, a1 = np.zeros(num_envs, np.int64), np.ones(num_envs, np.int64)
+    out0, out1 = np.zeros(num_envs, np.int64), np.zeros(num_envs, np.int64)
+    hp_lost = np.zeros((num_envs, 2), np.int64)
+    for _ in range(ticks):
+        if game.over.all():
+            break
+        before = game.state.hp.copy()
+        game.bots[bot0](game.state, game.params, envs, a0, out0) if bot0 else out0.fill(0)
+        game.bots[bot1](game.state, game.params, envs, a1, out1) if bot1 else out1.fill(0)
+        game.step(np.stack([out0, out1], axis=1))
+        hp_lost += before - game.state.hp
+    return game, hp_lost
+
+
+def test_bots_use_only_the_agent_stream():
+    game = DungeonGame(Config(), 4)
+    game.reset(seed=1)
+    game_rng = game.state.rng[:, 0].copy()
+    out = np.zeros(4, np.int64)
+    for name in ("random", "safe_bomber", "aggressive", "greedy"):
+        game.bots[name](game.state, game.params, np.arange(4), np.zeros(4, np.int64), out)
+        assert ((out >= 0) & (out < 6)).all()
+    assert np.array_equal(game.state.rng[:, 0], game_rng)
+
+
+def test_safe_bomber_bombs_blocks_and_never_hurts_itself():
+    game, hp_lost = play_bots("safe_bomber", None, seed=0)
+    assert (hp_lost[:, 0] == 0).all()
+    assert (game.state.scores[:, 0] > 0).sum() >= 6                 # it scores by bombing
+
+
+def test_random_bot_plays_legal_actions():
+    game = DungeonGame(Config(), 16)
+    game.reset(seed=0)
+    out = np.zeros(16, np.int64)
+    for _ in range(100):
+        for a in range(2):
+            game.bots["random"](game.state, game.params, np.arange(16), np.full(16, a), out)
+            assert game.masks[np.arange(16), a, out].all()
+            game.actions[:, a] = out
+        game.step(autoreset=True)
+
+
+def test_aggressive_hunts_a_passive_opponent():
+    game, hp_lost = play_bots("aggressive", None, seed=4, ticks=900)
+    assert hp_lost[:, 1].sum() > 0                                  # it hits the opponent
+    assert (game.state.scores[:, 0] >= 25).sum() >= 2
+    assert hp_lost[:, 0].sum() <= hp_lost[:, 1].sum()
