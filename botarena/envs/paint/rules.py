@@ -18,6 +18,9 @@ A turn (``play_turn``) runs, in the seed's order:
 Phases take the state tuple ``s`` and the env index ``e`` and bind that env's arrays
 once; the helpers take those arrays.  Everything here is compiled without numba's
 runtime (``_nrt=False``, see ``core.jit``), so those views cost no reference counts.
+The phases are inlined into ``play_turn`` (``inline='always'``): a call passes every
+array of the state field by field.  (Inlining the per-env step into a ``prange`` body
+made numba's threaded twin compute wrong results: don't.)
 """
 from numba import njit
 
@@ -59,7 +62,7 @@ def legal_actions(colour, positions, a, out):
         out[FIRST_WALK + d] = walkable(colour, row + DIRECTIONS[d, 0], col + DIRECTIONS[d, 1])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def apply_walks(s, e, actions):
     """Rule 1: move every walking avatar; record where each came from; count avatars."""
     colour, positions, walk_from, occupancy = s.colour[e], s.positions[e], s.walk_from[e], s.occupancy[e]
@@ -77,7 +80,7 @@ def apply_walks(s, e, actions):
         occupancy[positions[a, 0], positions[a, 1]] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def undo_collisions(s, e):
     """Rule 2: while some square holds several avatars, undo the walks of all of them.
 
@@ -102,7 +105,7 @@ def undo_collisions(s, e):
                 occupancy[positions[a, 0], positions[a, 1]] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def paint_avatars(s, e):
     """Rule 3: every avatar's square takes its owner's colour."""
     colour, scores, positions = s.colour[e], s.scores[e], s.positions[e]
@@ -127,7 +130,7 @@ def shot_range(colour, positions, a, d):
     return max(1, k)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def aim_shots(s, e, actions):
     """Rule 4: direction and range of every shot, starting on the shooter's square."""
     colour, positions = s.colour[e], s.positions[e]
@@ -144,7 +147,7 @@ def aim_shots(s, e, actions):
             shot_dir[a] = NO_SHOT
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def fly_shots(s, e):
     """Rule 5: advance all shots together, one square per round, until none is left.
 
@@ -191,7 +194,7 @@ def fly_shots(s, e):
                 flying -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def end_turn(s, e):
     """Rule 6: one turn fewer; clear the avatars from the occupancy grid.  True at the end."""
     positions, occupancy = s.positions[e], s.occupancy[e]
