@@ -10,7 +10,7 @@ from importlib import import_module
 
 __version__ = "0.1.0"
 
-ENV_IDS = ("paint_v0",)
+ENV_IDS = ("paint_v0", "dungeon_v0")
 
 
 def env_module(env_id):

@@ -31,6 +31,16 @@ CONFORMANCE_CONFIGS = {
         {"reward": "zero_sum"},
         {"max_steps": 30},
     ],
+    "dungeon_v0": [
+        {},
+        # with 3+ players, deaths before the end would meet test_whole_episode_inside_spaces'
+        # count of checks (it expects every agent live until the end): stop before any bomb
+        {"num_players": 4, "max_steps": 30},
+        {"board": "classic"},
+        {"obs_dtype": "float32"},
+        {"reward": "zero_sum", "max_steps": 30},
+        {"symmetric": True, "num_players": 3, "width": 13, "max_steps": 30},
+    ],
 }
 
 # Configs whose whole trajectories are compared for determinism and batch equivalence.
@@ -40,18 +50,27 @@ DETERMINISM_CONFIGS = {
         {"board": "random", "num_players": 4, "width": 9, "height": 7,
          "obstacle_density": 0.2, "symmetric": False},
     ],
+    # short games: the determinism tests expect autoreset to cross several games
+    "dungeon_v0": [
+        {"max_ticks": 150},
+        {"num_players": 4, "width": 9, "height": 9, "metal_blocks": 8, "wooden_blocks": 10,
+         "ore_blocks": 3, "symmetric": True, "max_ticks": 120},
+    ],
 }
 
 # A config whose initial state depends on the seed (different seeds must differ).
 RANDOM_CONFIGS = {
     "paint_v0": {"board": "random", "num_players": 3, "width": 7, "height": 6,
                  "obstacle_density": 0.15, "symmetric": False},
+    "dungeon_v0": {},
 }
 
 # A config whose games end naturally (not by max_steps) after a few steps.
 SHORT_CONFIGS = {
     "paint_v0": {"board": "random", "num_players": 2, "width": 5, "height": 5,
                  "max_turns": 7},
+    # no bomb can go off within 12 ticks (fuse 35): nobody dies, all end together
+    "dungeon_v0": {"max_ticks": 12},
 }
 
 # Scripted bots every game offers (``game.bots``), used as opponents.
