@@ -33,13 +33,11 @@ CONFORMANCE_CONFIGS = {
     ],
     "dungeon_v0": [
         {},
-        # with 3+ players, deaths before the end would meet test_whole_episode_inside_spaces'
-        # count of checks (it expects every agent live until the end): stop before any bomb
-        {"num_players": 4, "max_steps": 30},
+        {"num_players": 4},
         {"board": "classic"},
         {"obs_dtype": "float32"},
-        {"reward": "zero_sum", "max_steps": 30},
-        {"symmetric": True, "num_players": 3, "width": 13, "max_steps": 30},
+        {"reward": "zero_sum", "num_players": 3},
+        {"symmetric": True, "num_players": 3, "width": 13, "max_steps": 300},
     ],
 }
 
@@ -62,7 +60,7 @@ DETERMINISM_CONFIGS = {
 RANDOM_CONFIGS = {
     "paint_v0": {"board": "random", "num_players": 3, "width": 7, "height": 6,
                  "obstacle_density": 0.15, "symmetric": False},
-    "dungeon_v0": {},
+    "dungeon_v0": {"num_players": 3},
 }
 
 # A config whose games end naturally (not by max_steps) after a few steps.

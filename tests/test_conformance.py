@@ -135,7 +135,8 @@ def test_whole_episode_inside_spaces(conformance_case, seed):
     first = env.snapshot()
     start_scores = first["scores"].copy()
     totals = dict.fromkeys(agents, 0.0)
-    steps, checked = 0, 0
+    exit_scores = {}  # every player's scores on the step each agent left the game
+    steps, checked, expected_checks = 0, 0, len(agents)
 
     def check(obs, infos, live):
         nonlocal checked
@@ -164,9 +165,12 @@ def test_whole_episode_inside_spaces(conformance_case, seed):
             assert isinstance(rew[agent], float)
             totals[agent] += rew[agent]
         check(obs, infos, live)
+        expected_checks += len(live)
         assert env.agents == [a for a in live if not (term[a] or trunc[a])]
+        for agent in set(live) - set(env.agents):
+            exit_scores[agent] = env.snapshot()["scores"].astype(np.float64)
         assert steps < MAX_EPISODE_STEPS
-    assert checked >= len(agents) * (steps + 1)
+    assert checked == expected_checks >= len(agents) * 2
     assert steps >= 2
 
     final = env.snapshot()
@@ -178,11 +182,12 @@ def test_whole_episode_inside_spaces(conformance_case, seed):
             assert all(trunc.values()) and not any(term.values())
     else:
         assert all(term.values()) and not any(trunc.values())
-    # rewards add up to the change of the score (or margin) over the episode
-    scores = final["scores"].astype(np.float64)
+    # rewards add up to the change of the score (or margin) until the agent left the game
     start = start_scores.astype(np.float64)
     reward_mode = config.get("reward", "score")
+    assert set(exit_scores) == set(agents)
     for agent, i in index.items():
+        scores = exit_scores[agent]
         if reward_mode == "score":
             expected = scores[i] - start[i]
         elif reward_mode == "zero_sum":

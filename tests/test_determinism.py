@@ -193,7 +193,9 @@ def test_different_seeds_differ(env_id, random_config):
     assert not np.array_equal(a["obs"][0], b["obs"][0]), "different seeds gave the same start"
     differs = (a["obs"] != b["obs"]).reshape(51, -1).any(axis=1)
     assert differs.sum() >= 45
-    assert digests(a)[0]["state.colour"] != digests(b)[0]["state.colour"]
+    first_a, first_b = digests(a)[0], digests(b)[0]
+    assert first_a["state.rng"] != first_b["state.rng"]
+    assert any(first_a[k] != first_b[k] for k in first_a if k.startswith("state.") and k != "state.rng")
     game1, game2 = make_game(env_id, random_config, 1), make_game(env_id, random_config, 1)
     game1.reset(1)
     game2.reset(2)

@@ -28,16 +28,17 @@ def test_observation_planes_from_each_side():
     obs = game.obs[0]
     # obs[a, plane, y, x]; the text's top row is y = 2
     for a in range(2):
-        assert obs[a, P.METAL, 2, 0] == 1 and obs[a, P.METAL].sum() == 1
-        assert obs[a, P.WOOD, 2, 1] == 1
+        # uint8 planes: 255 for true and full (SB3 reads them as an image)
+        assert obs[a, P.METAL, 2, 0] == 255 and obs[a, P.METAL].sum() == 255
+        assert obs[a, P.WOOD, 2, 1] == 255
         assert obs[a, P.ORE, 1, 1] == 255
-        assert obs[a, P.AMMO, 1, 3] == 1 and obs[a, P.TREASURE, 0, 0] == 1
+        assert obs[a, P.AMMO, 1, 3] == 255 and obs[a, P.TREASURE, 0, 0] == 255
         assert obs[a, P.BOMB].sum() == 0 and obs[a, P.DANGER].sum() == 0
         assert (obs[a, P.OWN_HP] == 255).all() and (obs[a, P.TIME_LEFT] == 255).all()
         assert (obs[a, P.OWN_AMMO] == int(255 * 3 / 10 + 0.5)).all()
-    assert obs[0, P.OWN, 1, 2] == 1 and obs[0, P.OPPONENT, 2, 4] == 255
-    assert obs[1, P.OWN, 2, 4] == 1 and obs[1, P.OPPONENT, 1, 2] == 255
-    assert obs[0, P.OWN].sum() == 1 and obs[1, P.OPPONENT].sum() == 255
+    assert obs[0, P.OWN, 1, 2] == 255 and obs[0, P.OPPONENT, 2, 4] == 255
+    assert obs[1, P.OWN, 2, 4] == 255 and obs[1, P.OPPONENT, 1, 2] == 255
+    assert obs[0, P.OWN].sum() == 255 and obs[1, P.OPPONENT].sum() == 255
 
 
 def test_bomb_and_danger_planes():

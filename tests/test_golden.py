@@ -35,6 +35,14 @@ GOLDEN_CASES = {
         ({"obs_dtype": "float32", "reward": "zero_sum"}, 3),
         ({"reward": "win_loss", "max_steps": 30}, 4),
     ],
+    "dungeon_v0": [
+        ({}, 0),
+        ({"board": "classic", "reward": "win_loss"}, 1),
+        ({"num_players": 4, "obs_dtype": "float32", "reward": "zero_sum"}, 2),
+        # short games with fast bombs: deaths, chains and autoresets within the 300 steps
+        ({"width": 7, "height": 7, "metal_blocks": 4, "wooden_blocks": 6, "ore_blocks": 2,
+          "bomb_fuse": 5, "max_ticks": 60, "num_players": 3}, 3),
+    ],
 }
 
 

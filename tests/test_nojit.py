@@ -21,6 +21,11 @@ NOJIT_CASES = {
         ({"board": "random", "width": 5, "height": 5, "num_players": 3, "symmetric": False,
           "obstacle_density": 0.2, "max_turns": 8}, 1, 30),
     ],
+    "dungeon_v0": [
+        # a small map and short games: bombs go off, games end and autoreset within 60 ticks
+        ({"width": 7, "height": 7, "metal_blocks": 4, "wooden_blocks": 6, "ore_blocks": 2,
+          "bomb_fuse": 5, "max_ticks": 25}, 0, 60),
+    ],
 }
 
 
@@ -89,5 +94,5 @@ def test_nojit_matches_jit(env_id):
     for case, p, j in zip(NOJIT_CASES[env_id], plain["hashes"], jitted):
         assert p["golden"] == j["golden"], f"plain Python and jitted trajectories differ: {case}"
         assert p["bots"] == j["bots"], f"plain Python and jitted bots differ: {case}"
-    # the second case crosses autoresets
-    assert jitted[1]["golden"][1] >= 2
+    # some case crosses autoresets
+    assert max(j["golden"][1] for j in jitted) >= 2

@@ -241,7 +241,7 @@ def test_sb3_seed_reproducible(env_id, short_config):
         venv = botarena.vector_env(env_id, E, opponent="greedy", seed=99, **short_config)
         log = [venv.reset()]
         for t in range(30):
-            obs, rewards, dones, infos = venv.step(np.full(E, t % 17, dtype=np.int64))
+            obs, rewards, dones, infos = venv.step(np.full(E, t % venv.action_space.n, dtype=np.int64))
             log += [obs, rewards, dones]
         return log
 
@@ -340,7 +340,7 @@ def test_supersuit_vec_env_steps(env_id):
     start = par.snapshot()["scores"].astype(np.float64)
     total = np.zeros(A)
     for t in range(20):
-        obs, rewards, terminated, truncated, infos = venv.step(np.full(A, t % 17))
+        obs, rewards, terminated, truncated, infos = venv.step(np.full(A, t % par.action_space(par.possible_agents[0]).n))
         assert obs.shape[0] == rewards.shape[0] == A
         total += rewards
     assert par.snapshot()["steps"] == 20

@@ -11,11 +11,16 @@ Kernel contract (each game's ``kernel.py``; ``s`` the state tuple, ``p`` the par
     start a new game in every env ``e`` with ``env_mask[e]`` (drawing from the env's own
     RNG) and write its observations and action masks.
 ``step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
-final_scores)``
+final_scores, final_rank_keys)``
     play one turn in every env that is not over: ``actions[e, a]``, then rewards and end
     flags, observations and masks.  With ``autoreset``, an env that ends writes its last
-    observations to ``final_obs[e]`` and scores to ``final_scores[e]`` and starts a new
-    game at once.
+    observations, scores and rank keys (what decides the winner: higher is better) to
+    ``final_obs[e]``, ``final_scores[e]`` and ``final_rank_keys[e]`` and starts a new game
+    at once.
+
+Observations: ``obs_dtype="uint8"`` stores a true/full plane as 255, so that SB3 reads
+the planes as an image and scales them to [0, 1] itself; ``"float32"`` stores 1.0
+(``OBS_ONE``).
 
 Both come as serial and threaded twins; the threaded one is used from
 ``PARALLEL_MIN_ENVS`` envs on when numba has more than one thread.  Every state has
@@ -32,6 +37,7 @@ from .jit import FastCall
 
 PARALLEL_MIN_ENVS = 256
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
+OBS_ONE = {"uint8": 255, "float32": 1.0}  # value of a true (or full) plane cell
 
 
 def env_seeds(seed, count):
@@ -68,6 +74,7 @@ class BatchedGame(ABC):
         self.obs = np.zeros((E, A) + self.observation_shape(), dtype=obs_dtype)
         self.final_obs = np.zeros_like(self.obs)
         self.final_scores = np.zeros((E, A), dtype=np.int32)
+        self.final_rank_keys = np.zeros((E, A), dtype=np.float64)
         self._num_actions = self.num_actions()
         # int8, PettingZoo's convention: ``action_space.sample(mask)`` takes it as is
         self.masks = np.zeros((E, A, self._num_actions), dtype=np.int8)
@@ -102,24 +109,30 @@ class BatchedGame(ABC):
         self.terminated[ids] = False
         self.truncated[ids] = False
 
-    def step(self, actions=None, autoreset=False):
+    def step(self, actions=None, autoreset=False, validate=True):
         """One turn in every env with ``actions`` (or ``self.actions``, as written there).
 
         Envs whose game is over are skipped (reset them, or step with ``autoreset``).
-        Raises ``ValueError`` for an action outside ``[0, num_actions)``, before any change.
+        Raises ``ValueError`` for an action outside ``[0, num_actions)``, before any change
+        (``validate=False`` skips the check, for callers that already made it).
         """
         if actions is not None:
             actions = np.asarray(actions)
             if actions.dtype.kind not in "iu":
                 raise TypeError(f"actions must be integers, got dtype {actions.dtype}")
             self.actions[...] = actions
-        low, high = self.actions.min(), self.actions.max()
+        if validate:
+            self.check_actions(self.actions)
+        self._step(self.state, self.params, self.actions, bool(autoreset), self.rewards,
+                   self.terminated, self.truncated, self.obs, self.masks, self.final_obs,
+                   self.final_scores, self.final_rank_keys)
+
+    def check_actions(self, actions):
+        """Raise ``ValueError`` unless every action is in ``[0, num_actions)``."""
+        low, high = actions.min(), actions.max()
         if low < 0 or high >= self._num_actions:
             bad = low if low < 0 else high
             raise ValueError(f"action {bad} is outside [0, {self._num_actions})")
-        self._step(self.state, self.params, self.actions, bool(autoreset), self.rewards,
-                   self.terminated, self.truncated, self.obs, self.masks, self.final_obs,
-                   self.final_scores)
 
     @property
     def over(self):

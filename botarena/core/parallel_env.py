@@ -98,7 +98,7 @@ class BatchedParallelEnv(ParallelEnv):
             chosen[index[agent]] = self._action_index(agent, action)
         game = self.game
         game.actions[0] = chosen
-        game.step()
+        game.step(validate=False)
         live = self.agents
         obs = game.obs[0]
         # tolist(): Python floats and bools of the same values, without a numpy scalar each

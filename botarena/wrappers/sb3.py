@@ -53,7 +53,7 @@ class BotarenaVecEnv(VecEnv):
             self._infos[i].clear()
         self._dirty = np.flatnonzero(dones).tolist()
         for i in self._dirty:
-            score, outcome = self.slots.final_outcome(i)
+            score, outcome = self.slots.final_result(i)
             self._infos[i].update({
                 "terminal_observation": self.slots.final_obs(i),
                 "TimeLimit.truncated": bool(truncated[i] and not terminated[i]),

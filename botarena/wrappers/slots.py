@@ -11,6 +11,12 @@
 
 Stepping auto-resets every env that ends, in the kernel; the last observation of a slot
 whose episode ended is in ``final_obs``.  Seeds: env ``e`` gets ``seed + e``.
+
+Agents that leave a game early (a dungeon player killed): a slot's episode is its env's
+game.  Until the game ends, a slot whose agent is out gets reward 0 and its (out)
+observations, and its actions are ignored (SuperSuit's "black death").  With opponents,
+an env whose learner is out ends for the learner at once (an outcome of -1) and starts a
+new game, so no step is spent on a game the learner no longer plays.
 """
 import numpy as np
 
@@ -47,6 +53,8 @@ class AgentSlots:
                     self.opponents.append((make_opponent(spec, game), env_ids, agent_ids,
                                            np.zeros(len(env_ids), dtype=np.int64)))
         self.num_slots = len(self.learner_env)
+        self._final_score = np.zeros(self.num_slots, dtype=np.int64)
+        self._final_outcome = np.zeros(self.num_slots, dtype=np.int64)
         self._all_learners = opponent is None
         self.observation_space = game.observation_space
         self.action_space = game.action_space
@@ -70,22 +78,51 @@ class AgentSlots:
         return self._gather(self.game.masks)
 
     def step(self, actions):
-        """Learner actions in, ``(obs, rewards, terminated, truncated)`` of the slots out."""
+        """Learner actions in, ``(obs, rewards, terminated, truncated)`` of the slots out.
+
+        A slot is terminated or truncated on the step its episode ends; ``final_obs(slot)``
+        and ``final_result(slot)`` then describe the episode that ended."""
         game = self.game
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, got dtype {actions.dtype}")
+        game.check_actions(actions)
         game.actions[self.learner_env, self.learner_agent] = actions
         for opp, env_ids, agent_ids, buf in self.opponents:
             opp.act(game, env_ids, agent_ids, buf)
             game.actions[env_ids, agent_ids] = buf
-        game.step(autoreset=True)
-        return (self._gather(game.obs), self._gather(game.rewards),
-                self._gather(game.terminated), self._gather(game.truncated))
+        game.step(autoreset=True, validate=False)
+        env_ended = (game.terminated | game.truncated).all(axis=1)
+        rewards = self._gather(game.rewards)
+        truncated = self._gather(game.truncated)
+        done = env_ended[self.learner_env]
+        slot_env, slot_agent = self.learner_env, self.learner_agent
+        for i in np.flatnonzero(done):
+            e, a = slot_env[i], slot_agent[i]
+            self._final_score[i] = game.final_scores[e, a]
+            self._final_outcome[i] = _outcome(game.final_rank_keys[e], a)
+        if self.opponents:
+            out = self._gather(game.terminated) & ~done
+            if out.any():
+                envs = slot_env[out]
+                game.final_obs[envs] = game.obs[envs]
+                for i in np.flatnonzero(out):
+                    self._final_score[i] = game.scores[slot_env[i], slot_agent[i]]
+                    self._final_outcome[i] = -1
+                game.reset(env_ids=envs)
+                done = done | out
+        truncated &= done
+        return self._gather(game.obs), rewards, done & ~truncated, truncated
 
     def final_obs(self, slot):
+        """The last observation of the slot's episode that just ended."""
         return self.game.final_obs[self.learner_env[slot], self.learner_agent[slot]].copy()
 
-    def final_outcome(self, slot):
+    def final_result(self, slot):
         """(score, +1 win / 0 draw / -1 loss) of the slot's episode that just ended."""
-        scores = self.game.final_scores[self.learner_env[slot]]
-        own = int(scores[self.learner_agent[slot]])
-        best_other = max(int(x) for i, x in enumerate(scores) if i != self.learner_agent[slot])
-        return own, (own > best_other) - (own < best_other)
+        return int(self._final_score[slot]), int(self._final_outcome[slot])
+
+
+def _outcome(rank_keys, a):
+    others = np.delete(rank_keys, a)
+    return int(np.sign(rank_keys[a] - others.max()))

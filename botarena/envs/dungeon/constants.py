@@ -37,8 +37,8 @@ ACTION_DELTAS = np.array([(0, 0), (0, 1), (0, -1), (-1, 0), (1, 0)], dtype=np.in
 class Plane(IntEnum):
     """Observation planes ``obs[plane, y, x]``, from the observing player's side.
 
-    Binary planes hold 0 / ``ON``; graded planes 0..``FULL`` (uint8: 1 and 255; float32:
-    1.0 and 1.0).  Scalars are constant planes.  Planes METAL..TIME_LEFT are the same for
+    Binary planes hold 0 / 1, graded planes 0..1, stored as 0..255 in uint8 (the core's
+    ``OBS_ONE``, so that SB3 reads uint8 planes as an image and scales them itself).  Scalars are constant planes.  Planes METAL..TIME_LEFT are the same for
     every player."""
     METAL = 0          # binary
     WOOD = 1           # binary
@@ -61,8 +61,6 @@ class Plane(IntEnum):
 
 
 NUM_PLANES = len(Plane)
-OBS_ON = {"uint8": 1, "float32": 1.0}
-OBS_FULL = {"uint8": 255, "float32": 1.0}
 AMMO_OBS_CAP = 10
 POWER_OBS_CAP = 10
 SCORE_OBS_CAP = 100      # score margins beyond +-100 saturate the OWN_SCORE plane

@@ -2,17 +2,16 @@
 import numpy as np
 from gymnasium import spaces
 
-from ...core.batched import BatchedGame
+from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS
 from .config import Config
-from .constants import (ACTION_NAMES, NUM_ACTIONS, NUM_PLANES, OBS_FULL, OBS_ON, ORE,
+from .constants import (ACTION_NAMES, NUM_ACTIONS, NUM_PLANES, ORE,
                         RANDOM_BOARD, METAL, WOOD, AMMO, TREASURE)
 from .maps import load_board
 from .state import alloc
 
-OBS_NUMPY = {"uint8": np.uint8, "float32": np.float32}
 
 
 def _lut(values, dtype, full, integer):
@@ -41,7 +40,7 @@ class DungeonGame(BatchedGame):
             self.height, self.width = self._template[0].shape
             self._players = len(self._template[1])
         super().__init__(config, num_envs, threads)
-        self.observation_space = spaces.Box(0, OBS_FULL[config.obs_dtype], self.observation_shape(),
+        self.observation_space = spaces.Box(0, OBS_ONE[config.obs_dtype], self.observation_shape(),
                                             dtype=self.obs.dtype)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
 
@@ -58,9 +57,9 @@ class DungeonGame(BatchedGame):
             positions = np.zeros((self._players, 2), dtype=np.int16)
         else:
             tiles, positions = self._template
-        dtype = OBS_NUMPY[c.obs_dtype]
+        dtype = OBS_DTYPES[c.obs_dtype]
         integer = c.obs_dtype == "uint8"
-        full = OBS_FULL[c.obs_dtype]
+        full = OBS_ONE[c.obs_dtype]
         fuse = c.bomb_fuse
         ore_lut = _lut(np.arange(c.ore_hp + 1) / c.ore_hp, dtype, full, integer)
         bomb_lut = _lut(np.arange(fuse + 1) / fuse, dtype, full, integer)
@@ -81,7 +80,7 @@ class DungeonGame(BatchedGame):
             treasure_min=int(c.treasure_min), treasure_max=int(c.treasure_max),
             treasure_retry=int(c.treasure_retry), max_ticks=int(c.max_ticks),
             reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
-            on=dtype(OBS_ON[c.obs_dtype]), full=float(full),
+            on=dtype(full), full=float(full),
             round=0.5 if integer else 0.0,
             ore_lut=ore_lut, bomb_lut=bomb_lut, danger_lut=danger_lut, hp_lut=hp_lut,
         )

@@ -69,6 +69,7 @@ def reset_env(s, p, e):
         s.death_tick[e, a] = p.max_ticks + 1
         s.scores[e, a] = 0
         s.prev_scores[e, a] = 0
+        s.prev_alive[e, a] = True
     s.treasure_timer[e] = p.treasure_min + randint(s.rng, e, GAME, p.treasure_max - p.treasure_min + 1)
     s.tick[e] = 0
     s.steps[e] = 0
@@ -138,16 +139,16 @@ def observe_env(s, p, e, obs, masks):
     on, ore_lut, bomb_lut, danger_lut = p.on, p.ore_lut, p.bomb_lut, p.danger_lut
     metal, wood, ore_plane = planes[P_METAL], planes[P_WOOD], planes[P_ORE]
     for i in range(n):
-        metal[i] = board[i] == METAL
+        metal[i] = (board[i] == METAL) * on
     for i in range(n):
-        wood[i] = board[i] == WOOD
+        wood[i] = (board[i] == WOOD) * on
     for i in range(n):
         ore_plane[i] = ore_lut[ore[i]]
     ammo_plane, treasure_plane = planes[P_AMMO], planes[P_TREASURE]
     for i in range(n):
-        ammo_plane[i] = board[i] == AMMO
+        ammo_plane[i] = (board[i] == AMMO) * on
     for i in range(n):
-        treasure_plane[i] = board[i] == TREASURE
+        treasure_plane[i] = (board[i] == TREASURE) * on
     bomb_plane, danger, body = planes[P_BOMB], planes[P_DANGER], planes[P_BODY]
     for i in range(n):
         bomb_plane[i] = 0
@@ -236,7 +237,8 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     """One tick of env e and its rewards and end flags; True when the episode is done."""
     game_over = play_tick(s, p, e, actions)
     done = finish_step(p.reward_mode, p.max_steps, s.steps[e], game_over, s.alive[e],
-                       s.scores[e], s.prev_scores[e], s.rank_key[e], rewards, terminated, truncated)
+                       s.prev_alive[e], s.scores[e], s.prev_scores[e], s.rank_key[e], rewards,
+                       terminated, truncated)
     s.over[e] = done
     return done
 
@@ -249,7 +251,7 @@ def _reset(s, p, env_mask, obs, masks):
 
 
 def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
-          final_scores):
+          final_scores, final_rank_keys):
     for e in prange(actions.shape[0]):
         if s.over[e]:
             continue
@@ -258,6 +260,7 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
             if autoreset:
                 copy_into(final_obs[e], obs[e])
                 copy_into(final_scores[e], s.scores[e])
+                copy_into(final_rank_keys[e], s.rank_key[e])
                 reset_env(s, p, e)
                 observe_env(s, p, e, obs[e], masks[e])
         else:

@@ -25,6 +25,7 @@ Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``
 | death_tick    | [E, A] int32          | tick the player died (max_ticks + 1 while alive)       |
 | scores        | [E, A] int32          | the game's points                                      |
 | prev_scores   | [E, A] int32          | scores before the last step (for rewards)              |
+| prev_alive    | [E, A] bool           | alive before the last step (for rewards)               |
 | rank_key      | [E, A] float64        | death_tick * RANK_TICK_WEIGHT + score (win_loss)       |
 | ammo_x, ammo_y| [E, C] int16          | ammo tokens on the floor                               |
 | ammo_life     | [E, C] int16          | ticks until the token perishes                         |
@@ -70,6 +71,7 @@ FIELDS = (
     ("death_tick", lambda H, W, A, P: (A,), np.int32),
     ("scores", lambda H, W, A, P: (A,), np.int32),
     ("prev_scores", lambda H, W, A, P: (A,), np.int32),
+    ("prev_alive", lambda H, W, A, P: (A,), np.bool_),
     ("rank_key", lambda H, W, A, P: (A,), np.float64),
     ("ammo_x", lambda H, W, A, P: (H * W,), np.int16),
     ("ammo_y", lambda H, W, A, P: (H * W,), np.int16),

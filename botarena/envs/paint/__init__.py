@@ -14,7 +14,8 @@ Observations
     ``Box(C=6, H, W)``, from the observing player's side (``constants.Plane``): own
     colour, any opponent's colour, obstacles, own avatar, other avatars, and a constant
     plane of the time left (turns_left / max_turns).  ``obs_dtype="uint8"`` (default):
-    planes 0/1, time 0..255; ``"float32"``: all in [0, 1].
+    0/255, time 0..255 (SB3 reads it as an image and scales it to [0, 1]); ``"float32"``:
+    all in [0, 1].
 
 Rules (``rules.py``, one function per paragraph)
     Walks move first; while a square holds several avatars their walks are undone (so

@@ -26,7 +26,7 @@ class Config:
     max_turns: turns per game; None takes the bundled board's own, else 10 x width.
     reward: "score" (change of own square count), "zero_sum" (change of the margin over
         the best opponent) or "win_loss" (+1/0/-1 at the end).
-    obs_dtype: "uint8" (planes 0/1, time left 0..255) or "float32" (all in [0, 1]).
+    obs_dtype: "uint8" (planes 0/255, time left 0..255) or "float32" (all in [0, 1]).
     max_steps: truncate an episode after this many steps (None: play to the end).
     """
     board: object = "10x10"

@@ -49,7 +49,6 @@ class Plane(IntEnum):
 
 
 NUM_PLANES = len(Plane)
-TIME_LEFT_FULL = {"uint8": 255, "float32": 1.0}  # TIME_LEFT plane value at the first turn
 
 # Board characters of the ASCII format.
 CHAR_NEUTRAL = "."

@@ -2,12 +2,12 @@
 import numpy as np
 from gymnasium import spaces
 
-from ...core.batched import BatchedGame
+from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS
 from .config import TURNS_PER_COLUMN, Config
-from .constants import NUM_ACTIONS, NUM_PLANES, OBSTACLE, RANDOM_BOARD, TIME_LEFT_FULL
+from .constants import NUM_ACTIONS, NUM_PLANES, OBSTACLE, RANDOM_BOARD
 from .maps import load_board
 from .state import alloc
 
@@ -33,7 +33,7 @@ class PaintGame(BatchedGame):
             self._players = len(self._template[1])
         self.max_turns = config.max_turns or turns or TURNS_PER_COLUMN * self.width
         super().__init__(config, num_envs, threads)
-        high = TIME_LEFT_FULL[config.obs_dtype]
+        high = OBS_ONE[config.obs_dtype]
         self.observation_space = spaces.Box(0, high, self.observation_shape(), dtype=self.obs.dtype)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
 
@@ -55,8 +55,8 @@ class PaintGame(BatchedGame):
             num_players=self._players, obstacle_density=float(c.obstacle_density),
             symmetric=bool(c.symmetric), max_turns=int(self.max_turns),
             reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
-            time_full=float(TIME_LEFT_FULL[c.obs_dtype]),
-            time_round=0.5 if c.obs_dtype == "uint8" else 0.0,
+            on=OBS_DTYPES[c.obs_dtype](OBS_ONE[c.obs_dtype]), full=float(OBS_ONE[c.obs_dtype]),
+            round=0.5 if c.obs_dtype == "uint8" else 0.0,
             alive=np.ones(self._players, dtype=np.bool_),
         )
 

@@ -1,9 +1,11 @@
 """Paint's batch kernels (the contract in ``botarena.core.batched``).
 
 ``p``, the params tuple: the board template (``colour``, ``positions``) or the generator
-settings, ``max_turns``, the reward mode, ``max_steps``, ``time_full`` (the TIME_LEFT
-plane's value at the first turn), ``time_round`` (0.5 where the plane is stored as
-integers, so that the store rounds) and ``alive`` (all True: nobody leaves a paint game).
+settings, ``max_turns``, the reward mode, ``max_steps``, ``on`` (a true cell, in the
+obs dtype: 255 or 1.0), ``full`` (the same as a float: the TIME_LEFT plane's value at the
+first turn), ``round`` (0.5 where planes are stored as integers, so that stores round)
+and ``alive`` (all True: nobody leaves a paint game, so it also serves as the row of
+who was in the game before a step).
 """
 from collections import namedtuple
 
@@ -17,7 +19,7 @@ from .rules import legal_actions, play_turn
 
 Params = namedtuple("Params", [
     "colour", "positions", "generate", "num_players", "obstacle_density", "symmetric",
-    "max_turns", "reward_mode", "max_steps", "time_full", "time_round", "alive",
+    "max_turns", "reward_mode", "max_steps", "on", "full", "round", "alive",
 ])
 
 
@@ -60,7 +62,8 @@ def observe_env(s, p, e, obs, masks):
     colour, positions = s.colour[e], s.positions[e]
     board = colour.reshape(n)
     all_planes = obs.reshape(obs.shape[0], obs.shape[1], n)
-    time_value = p.time_full * s.turns_left[e] / p.max_turns + p.time_round
+    time_value = p.full * s.turns_left[e] / p.max_turns + p.round
+    on = p.on
     for a in range(positions.shape[0]):
         me = a + 1
         planes = all_planes[a]
@@ -70,11 +73,11 @@ def observe_env(s, p, e, obs, masks):
         time_left[0] = time_value
         time_cell = time_left[0]   # cast once to the obs dtype, outside the loops
         for i in range(n):
-            own[i] = board[i] == me
+            own[i] = (board[i] == me) * on
         for i in range(n):
-            opponent[i] = (board[i] > 0) & (board[i] != me)
+            opponent[i] = ((board[i] > 0) & (board[i] != me)) * on
         for i in range(n):
-            obstacle[i] = board[i] == OBSTACLE
+            obstacle[i] = (board[i] == OBSTACLE) * on
         for i in range(n):
             own_avatar[i] = 0
         for i in range(n):
@@ -83,7 +86,7 @@ def observe_env(s, p, e, obs, masks):
             time_left[i] = time_cell
         for b in range(positions.shape[0]):
             i = positions[b, 0] * width + positions[b, 1]
-            planes[OWN_AVATAR if b == a else OPPONENT_AVATAR, i] = 1
+            planes[OWN_AVATAR if b == a else OPPONENT_AVATAR, i] = on
         legal_actions(colour, positions, a, masks[a])
 
 
@@ -91,7 +94,7 @@ def observe_env(s, p, e, obs, masks):
 def step_env(s, p, e, actions, rewards, terminated, truncated):
     """One turn of env e and its rewards and end flags; True when the episode is done."""
     game_over = play_turn(s, e, actions)
-    done = finish_step(p.reward_mode, p.max_steps, s.steps[e], game_over, p.alive,
+    done = finish_step(p.reward_mode, p.max_steps, s.steps[e], game_over, p.alive, p.alive,
                        s.scores[e], s.prev_scores[e], s.scores[e], rewards, terminated, truncated)
     s.over[e] = done
     return done
@@ -105,7 +108,7 @@ def _reset(s, p, env_mask, obs, masks):
 
 
 def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
-          final_scores):
+          final_scores, final_rank_keys):
     for e in prange(actions.shape[0]):
         if s.over[e]:
             continue
@@ -114,6 +117,7 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
             if autoreset:
                 copy_into(final_obs[e], obs[e])
                 copy_into(final_scores[e], s.scores[e])
+                copy_into(final_rank_keys[e], s.scores[e])
                 reset_env(s, p, e)
                 observe_env(s, p, e, obs[e], masks[e])
         else:
