@@ -75,10 +75,10 @@ class BatchedGame(ABC):
         self.final_obs = np.zeros_like(self.obs)
         self.final_scores = np.zeros((E, A), dtype=np.int32)
         self.final_rank_keys = np.zeros((E, A), dtype=np.float64)
-        self._num_actions = self.num_actions()
+        self._action_values = self.action_values()
         # int8, PettingZoo's convention: ``action_space.sample(mask)`` takes it as is
-        self.masks = np.zeros((E, A, self._num_actions), dtype=np.int8)
-        self.actions = np.zeros((E, A), dtype=np.int64)
+        self.masks = np.zeros((E, A, self.num_actions()), dtype=np.int8)
+        self.actions = np.zeros((E, A) + self.action_shape(), dtype=np.int64)
         self.rewards = np.zeros((E, A), dtype=np.float32)
         self.terminated = np.zeros((E, A), dtype=np.bool_)
         self.truncated = np.zeros((E, A), dtype=np.bool_)
@@ -113,7 +113,7 @@ class BatchedGame(ABC):
         """One turn in every env with ``actions`` (or ``self.actions``, as written there).
 
         Envs whose game is over are skipped (reset them, or step with ``autoreset``).
-        Raises ``ValueError`` for an action outside ``[0, num_actions)``, before any change
+        Raises ``ValueError`` for an action outside ``[0, action_values)``, before any change
         (``validate=False`` skips the check, for callers that already made it).
         """
         if actions is not None:
@@ -128,11 +128,11 @@ class BatchedGame(ABC):
                    self.final_scores, self.final_rank_keys)
 
     def check_actions(self, actions):
-        """Raise ``ValueError`` unless every action is in ``[0, num_actions)``."""
+        """Raise ``ValueError`` unless every action is in ``[0, action_values)``."""
         low, high = actions.min(), actions.max()
-        if low < 0 or high >= self._num_actions:
+        if low < 0 or high >= self._action_values:
             bad = low if low < 0 else high
-            raise ValueError(f"action {bad} is outside [0, {self._num_actions})")
+            raise ValueError(f"action {bad} is outside [0, {self._action_values})")
 
     @property
     def over(self):
@@ -167,7 +167,17 @@ class BatchedGame(ABC):
 
     @abstractmethod
     def num_actions(self):
-        """Number of discrete actions (length of an action mask)."""
+        """Length of an agent's action mask (``Discrete(n)``: n; ``MultiDiscrete``: the sum
+        of its sizes, as MaskablePPO wants)."""
+
+    def action_shape(self):
+        """Shape of one agent's action: ``()`` for ``Discrete``, e.g. ``(H * W,)`` for a
+        command per cell (``MultiDiscrete``)."""
+        return ()
+
+    def action_values(self):
+        """Each action entry lies in ``[0, action_values)``."""
+        return self.num_actions()
 
     @abstractmethod
     def snapshot(self, e=0):

@@ -32,7 +32,8 @@ class BatchedParallelEnv(ParallelEnv):
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
         self._obs_space = self.game.observation_space
         self._act_space = self.game.action_space
-        self._num_actions = self.game.num_actions()
+        self._action_values = self.game.action_values()
+        self._action_shape = self.game.action_shape()
         self._window = None
 
     @property
@@ -77,15 +78,27 @@ class BatchedParallelEnv(ParallelEnv):
         return {agent: obs[i].copy() for i, agent in enumerate(self.agents)}, self._infos()
 
     def _action_index(self, agent, action):
+        """The checked action: an int, or an int array of the game's action shape."""
+        if self._action_shape:
+            return self._action_array(agent, action)
         try:
             if isinstance(action, (bool, np.bool_)):
                 raise TypeError
             value = operator.index(action)
         except TypeError:
             raise TypeError(f"action for {agent!r} must be an int, got {action!r}") from None
-        if not 0 <= value < self._num_actions:
-            raise ValueError(f"action for {agent!r} must be in [0, {self._num_actions}), got {value}")
+        if not 0 <= value < self._action_values:
+            raise ValueError(f"action for {agent!r} must be in [0, {self._action_values}), got {value}")
         return value
+
+    def _action_array(self, agent, action):
+        array = np.asarray(action)
+        if array.dtype.kind not in "iu" or array.shape != self._action_shape:
+            raise TypeError(f"action for {agent!r} must be an int array of shape "
+                            f"{self._action_shape}, got {array.dtype} {array.shape}")
+        if array.size and (array.min() < 0 or array.max() >= self._action_values):
+            raise ValueError(f"action entries for {agent!r} must be in [0, {self._action_values})")
+        return array
 
     def step(self, actions):
         if not self.agents:
@@ -97,7 +110,7 @@ class BatchedParallelEnv(ParallelEnv):
             self._check_agent(agent)
             chosen[index[agent]] = self._action_index(agent, action)
         game = self.game
-        game.actions[0] = chosen
+        game.actions[0] = chosen  # agents that sent nothing play 0 (the no-op) everywhere
         game.step(validate=False)
         live = self.agents
         obs = game.obs[0]
