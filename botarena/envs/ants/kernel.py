@@ -1,0 +1,200 @@
+"""Ants' batch kernels (the contract in ``botarena.core.batched``).
+
+``p``, the params tuple: the map (``water`` uint8[H, W], ``water_plane`` its observation
+plane in the obs dtype, ``land`` the flat land cells, ``move_ok[cell, command]``), the
+hill template (``hill_x``, ``hill_y``, ``hill_owner``: -1 where dealt at random), the
+offsets within the attack and gather radii, every rule number of ``Config``, the reward
+mode, ``max_steps``, and the observation's values in the obs dtype: ``on`` (full),
+``half`` (razed hills), ``full`` / ``round`` for the constant planes (``round`` is 0.5
+where they are stored as integers, so that the store rounds).
+"""
+from collections import namedtuple
+
+from numba import njit, prange
+
+from ...core.jit import copy_into, serial_and_parallel
+from ...core.rewards import finish_step
+from ...core.rng import GAME, randint
+from .constants import FOOD_OBS_CAP, NUM_COMMANDS, Plane
+from .rules import add_ant, legal_commands, play_turn, spawn_food, update_rank_keys
+
+Params = namedtuple("Params", [
+    "water", "water_plane", "land", "move_ok", "hill_x", "hill_y", "hill_owner",
+    "attack_offsets", "gather_offsets", "hills_per_player", "hill_points", "start_food",
+    "spawn_food_at_reset", "max_food", "raze_loss", "raze_gain", "survive_points",
+    "max_turns", "reward_mode", "max_steps", "on", "half", "full", "round",
+])
+
+P_OWN, P_FOOD, P_OWN_HILLS, P_ENEMY_HILLS, P_WATER = (
+    int(Plane.OWN_ANTS), int(Plane.FOOD), int(Plane.OWN_HILLS), int(Plane.ENEMY_HILLS),
+    int(Plane.WATER))
+P_STORED, P_TURN, P_ALIVE = int(Plane.STORED_FOOD), int(Plane.TURN), int(Plane.ALIVE_PLAYERS)
+
+
+@njit(cache=True, _nrt=False)
+def deal_hills(s, p, e):
+    """Each colony's hills: its numbered ones plus random unassigned ones (GAME stream)."""
+    hill_owner, order, rng = s.hill_owner[e], s.order[e], s.rng
+    num_players = s.alive.shape[1]
+    m = 0
+    for h in range(hill_owner.shape[0]):
+        hill_owner[h] = p.hill_owner[h]
+        if p.hill_owner[h] < 0:
+            order[m] = h
+            m += 1
+    for i in range(m - 1, 0, -1):
+        j = randint(rng, e, GAME, i + 1)
+        order[i], order[j] = order[j], order[i]
+    k = 0
+    for a in range(num_players):
+        have = 0
+        for h in range(hill_owner.shape[0]):
+            if p.hill_owner[h] == a:
+                have += 1
+        while have < p.hills_per_player and k < m:
+            hill_owner[order[k]] = a
+            k += 1
+            have += 1
+
+
+@njit(cache=True, _nrt=False)
+def reset_env(s, p, e):
+    """A new game in env e: hills dealt, one ant on each, food spawned, scores set."""
+    ant_at, hill_at, food_at = s.ant_at[e], s.hill_at[e], s.food_at[e]
+    height, width = ant_at.shape
+    for y in range(height):
+        for x in range(width):
+            ant_at[y, x] = -1
+            hill_at[y, x] = -1
+            food_at[y, x] = 0
+    deal_hills(s, p, e)
+    hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
+    ant_x, ant_y, ant_owner, ant_id = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.ant_id[e]
+    n = 0
+    for h in range(hill_x.shape[0]):
+        hill_x[h] = p.hill_x[h]
+        hill_y[h] = p.hill_y[h]
+        hill_razed[h] = False
+        if hill_owner[h] >= 0:
+            hill_at[hill_y[h], hill_x[h]] = h
+            n = add_ant(ant_x, ant_y, ant_owner, ant_id, ant_at, n, hill_x[h], hill_y[h],
+                        hill_owner[h], n)
+    s.num_ants[e] = n
+    s.next_ant_id[e] = n
+    for a in range(s.alive.shape[1]):
+        s.stored_food[e, a] = p.start_food
+        s.alive[e, a] = True
+        s.prev_alive[e, a] = True
+        s.elim_turn[e, a] = p.max_turns + 1
+        s.scores[e, a] = p.hill_points * p.hills_per_player
+        s.prev_scores[e, a] = s.scores[e, a]
+    s.num_food[e] = 0
+    if p.spawn_food_at_reset:
+        spawn_food(s, p, e)
+    s.turn[e] = 0
+    s.steps[e] = 0
+    s.over[e] = False
+    update_rank_keys(s, p, e)
+
+
+@njit(cache=True, _nrt=False)
+def _fill(plane, n, value):
+    """``plane[:n] = value``, cast once to the plane's dtype outside the loop."""
+    plane[0] = value
+    cell = plane[0]
+    for i in range(n):
+        plane[i] = cell
+
+
+@njit(cache=True, _nrt=False)
+def observe_env(s, p, e, obs, masks):
+    """Every colony's planes (``obs[a]``, see constants.Plane) and action mask of env e."""
+    ant_at = s.ant_at[e]
+    height, width = ant_at.shape
+    n = height * width
+    ant_x, ant_y, ant_owner = s.ant_x[e], s.ant_y[e], s.ant_owner[e]
+    food_x, food_y = s.food_x[e], s.food_y[e]
+    hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
+    stored, alive = s.stored_food[e], s.alive[e]
+    num_players = alive.shape[0]
+    num_ants, num_food = s.num_ants[e], s.num_food[e]
+    on, half, water_plane = p.on, p.half, p.water_plane
+    all_planes = obs.reshape(obs.shape[0], obs.shape[1], n)
+    living = 0
+    for a in range(num_players):
+        living += alive[a]
+    turn_value = p.full * s.turn[e] / p.max_turns + p.round
+    alive_value = p.full * living / num_players + p.round
+    for a in range(num_players):
+        planes = all_planes[a]
+        for k in range(P_WATER):
+            plane = planes[k]
+            for i in range(n):
+                plane[i] = 0
+        water = planes[P_WATER]
+        for i in range(n):
+            water[i] = water_plane[i]
+        for i in range(num_ants):
+            rel = ant_owner[i] - a
+            if rel < 0:
+                rel += num_players
+            planes[rel, ant_y[i] * width + ant_x[i]] = on
+        food = planes[P_FOOD]
+        for f in range(num_food):
+            food[food_y[f] * width + food_x[f]] = on
+        for h in range(hill_x.shape[0]):
+            owner = hill_owner[h]
+            if owner < 0:
+                continue
+            k = P_OWN_HILLS if owner == a else P_ENEMY_HILLS
+            i = hill_y[h] * width + hill_x[h]
+            if hill_razed[h]:
+                if planes[k, i] == 0:
+                    planes[k, i] = half
+            else:
+                planes[k, i] = on
+        _fill(planes[P_STORED], n, p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round)
+        _fill(planes[P_TURN], n, turn_value)
+        _fill(planes[P_ALIVE], n, alive_value)
+        legal_commands(ant_x, ant_y, ant_owner, num_ants, p.move_ok, width, a, masks[a])
+
+
+@njit(cache=True, _nrt=False)
+def step_env(s, p, e, actions, rewards, terminated, truncated):
+    """One turn of env e and its rewards and end flags; True when the episode is done."""
+    game_over = play_turn(s, p, e, actions)
+    done = finish_step(p.reward_mode, p.max_steps, s.steps[e], game_over, s.alive[e],
+                       s.prev_alive[e], s.scores[e], s.prev_scores[e], s.rank_key[e], rewards,
+                       terminated, truncated)
+    s.over[e] = done
+    return done
+
+
+def _reset(s, p, env_mask, obs, masks):
+    for e in prange(env_mask.shape[0]):
+        if env_mask[e]:
+            reset_env(s, p, e)
+            observe_env(s, p, e, obs[e], masks[e])
+
+
+def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
+          final_scores, final_rank_keys):
+    for e in prange(actions.shape[0]):
+        if s.over[e]:
+            continue
+        if step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e]):
+            observe_env(s, p, e, obs[e], masks[e])
+            if autoreset:
+                copy_into(final_obs[e], obs[e])
+                copy_into(final_scores[e], s.scores[e])
+                copy_into(final_rank_keys[e], s.rank_key[e])
+                reset_env(s, p, e)
+                observe_env(s, p, e, obs[e], masks[e])
+        else:
+            observe_env(s, p, e, obs[e], masks[e])
+
+
+reset, reset_parallel = serial_and_parallel(_reset)
+step, step_parallel = serial_and_parallel(_step)
+
+__all__ = ["Params", "reset", "reset_parallel", "step", "step_parallel", "NUM_COMMANDS"]

@@ -1,0 +1,331 @@
+"""Ants' rules: one jitted function per phase of a turn, in the order of
+shared/rules/ants.md.  A turn (``play_turn``) runs:
+
+1. ``move``          every ant takes its colony's command for its cell: a neighbour that is
+                     on the map and not water, else it stays.  All at once; every cell then
+                     holding two or more ants kills them all (same colony too); swaps pass.
+2. ``attack``        focus_split as the seed's pseudocode: an ant's focus is the number of
+                     enemy ants within ``attack_radius2``; an ant dies if any enemy in its
+                     range has a focus lower than or equal to its own.  All at once.
+3. ``raze``          every ant standing on a standing enemy hill razes it (all such hills):
+                     owner ``-raze_loss``, razer ``+raze_gain``.
+4. ``spawn``         colony by colony (index order), if it has food: its standing hills with
+                     no ant, shuffled (GAME stream), get one new ant each while food lasts.
+5. ``gather``        a food within ``gather_radius2`` of ants of exactly one colony goes to
+                     it; within reach of two or more colonies it is destroyed.
+6. ``spawn_food``    floor((max_food - food on the map) / 2) new food on random land cells
+                     holding no food, no ant and no hill (fewer if fewer such cells).
+7. ``eliminate``     a colony in the game with no ants and (no food or no standing hill) is
+                     out; every colony still in gets ``survive_points`` per colony out this
+                     turn.  The game ends when at most one colony is in or after max_turns.
+
+Phases take the state ``s``, the params ``p`` and the env ``e`` and bind that env's arrays
+once; helpers take arrays.  Compiled without numba's runtime (``_nrt=False``).
+"""
+from numba import njit
+
+from ...core.rng import GAME, randint
+from .constants import COMMAND_DELTAS, NUM_COMMANDS, RANK_TURN_WEIGHT
+
+
+@njit(cache=True, _nrt=False)
+def add_ant(ant_x, ant_y, ant_owner, ant_id, ant_at, n, x, y, owner, new_id):
+    """Append an ant at (x, y) to the pool of ``n`` ants; returns the new count."""
+    ant_x[n] = x
+    ant_y[n] = y
+    ant_owner[n] = owner
+    ant_id[n] = new_id
+    ant_at[y, x] = n
+    return n + 1
+
+
+@njit(cache=True, _nrt=False)
+def remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n):
+    """Drop the ants marked ``dead`` (their cells freed), keeping the others' order;
+    returns the new count.  Clears ``dead``."""
+    kept = 0
+    for i in range(n):
+        if dead[i]:
+            dead[i] = False
+            if ant_at[ant_y[i], ant_x[i]] == i:
+                ant_at[ant_y[i], ant_x[i]] = -1
+            continue
+        if kept != i:
+            ant_x[kept] = ant_x[i]
+            ant_y[kept] = ant_y[i]
+            ant_owner[kept] = ant_owner[i]
+            ant_id[kept] = ant_id[i]
+            ant_at[ant_y[i], ant_x[i]] = kept
+        kept += 1
+    return kept
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def move(s, p, e, actions):
+    """Phase 1: simultaneous moves; every cell holding two or more ants kills them all."""
+    ant_x, ant_y, ant_owner, ant_id = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.ant_id[e]
+    ant_at, count, dead = s.ant_at[e], s.count[e], s.dead[e]
+    target_x, target_y = s.target_x[e], s.target_y[e]
+    move_ok = p.move_ok
+    width = ant_at.shape[1]
+    n = s.num_ants[e]
+    for i in range(n):
+        x, y = ant_x[i], ant_y[i]
+        cell = y * width + x
+        cmd = actions[ant_owner[i], cell]
+        tx, ty = x, y
+        if cmd > 0 and cmd < NUM_COMMANDS:
+            if move_ok[cell, cmd]:
+                tx = x + COMMAND_DELTAS[cmd, 0]
+                ty = y + COMMAND_DELTAS[cmd, 1]
+        target_x[i] = tx
+        target_y[i] = ty
+        ant_at[y, x] = -1
+        count[ty, tx] += 1
+    for i in range(n):
+        tx, ty = target_x[i], target_y[i]
+        ant_x[i] = tx
+        ant_y[i] = ty
+        if count[ty, tx] >= 2:
+            dead[i] = True
+        else:
+            ant_at[ty, tx] = i
+    for i in range(n):
+        count[target_y[i], target_x[i]] = 0
+    s.num_ants[e] = remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def attack(s, p, e):
+    """Phase 2: focus_split exactly as the seed's pseudocode; the marked ants die at once."""
+    ant_x, ant_y, ant_owner, ant_id = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.ant_id[e]
+    ant_at, focus, dead = s.ant_at[e], s.focus[e], s.dead[e]
+    offsets = p.attack_offsets
+    height, width = ant_at.shape
+    n = s.num_ants[e]
+    for i in range(n):
+        x, y, owner = ant_x[i], ant_y[i], ant_owner[i]
+        f = 0
+        for k in range(offsets.shape[0]):
+            nx, ny = x + offsets[k, 0], y + offsets[k, 1]
+            if nx < 0 or ny < 0 or nx >= width or ny >= height:
+                continue
+            j = ant_at[ny, nx]
+            if j >= 0:
+                if ant_owner[j] != owner:
+                    f += 1
+        focus[i] = f
+    any_dead = False
+    for i in range(n):
+        if focus[i] == 0:
+            continue
+        x, y, owner = ant_x[i], ant_y[i], ant_owner[i]
+        for k in range(offsets.shape[0]):
+            nx, ny = x + offsets[k, 0], y + offsets[k, 1]
+            if nx < 0 or ny < 0 or nx >= width or ny >= height:
+                continue
+            j = ant_at[ny, nx]
+            if j >= 0:
+                if ant_owner[j] != owner:
+                    if focus[i] >= focus[j]:
+                        dead[i] = True
+                        any_dead = True
+                        break
+    if any_dead:
+        s.num_ants[e] = remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def raze(s, p, e):
+    """Phase 3: every ant on a standing enemy hill razes it."""
+    ant_x, ant_y, ant_owner = s.ant_x[e], s.ant_y[e], s.ant_owner[e]
+    hill_at, hill_owner, hill_razed, scores = s.hill_at[e], s.hill_owner[e], s.hill_razed[e], s.scores[e]
+    for i in range(s.num_ants[e]):
+        h = hill_at[ant_y[i], ant_x[i]]
+        if h < 0:
+            continue
+        if hill_razed[h]:
+            continue
+        owner = hill_owner[h]
+        if owner == ant_owner[i]:
+            continue
+        hill_razed[h] = True
+        scores[owner] -= p.raze_loss
+        scores[ant_owner[i]] += p.raze_gain
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def spawn(s, p, e):
+    """Phase 4: each colony with food spawns one ant per free standing hill (shuffled)
+    while its food lasts."""
+    ant_x, ant_y, ant_owner, ant_id, ant_at = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.ant_id[e], s.ant_at[e]
+    hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
+    stored, alive, order, rng = s.stored_food[e], s.alive[e], s.order[e], s.rng
+    n = s.num_ants[e]
+    next_id = s.next_ant_id[e]
+    for a in range(stored.shape[0]):
+        if stored[a] <= 0:
+            continue
+        if not alive[a]:
+            continue
+        m = 0
+        for h in range(hill_x.shape[0]):
+            if hill_owner[h] == a and not hill_razed[h]:
+                if ant_at[hill_y[h], hill_x[h]] < 0:
+                    order[m] = h
+                    m += 1
+        for i in range(m - 1, 0, -1):                   # Fisher-Yates on order[:m]
+            j = randint(rng, e, GAME, i + 1)
+            order[i], order[j] = order[j], order[i]
+        k = 0
+        while k < m and stored[a] > 0:
+            h = order[k]
+            n = add_ant(ant_x, ant_y, ant_owner, ant_id, ant_at, n, hill_x[h], hill_y[h], a, next_id)
+            next_id += 1
+            stored[a] -= 1
+            k += 1
+    s.num_ants[e] = n
+    s.next_ant_id[e] = next_id
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def gather(s, p, e):
+    """Phase 5: food near ants of one colony is stored by it; contested food is destroyed."""
+    ant_at, ant_owner = s.ant_at[e], s.ant_owner[e]
+    food_x, food_y, food_at, stored = s.food_x[e], s.food_y[e], s.food_at[e], s.stored_food[e]
+    offsets = p.gather_offsets
+    height, width = ant_at.shape
+    kept = 0
+    for f in range(s.num_food[e]):
+        x, y = food_x[f], food_y[f]
+        colonies = 0
+        for k in range(offsets.shape[0]):
+            nx, ny = x + offsets[k, 0], y + offsets[k, 1]
+            if nx < 0 or ny < 0 or nx >= width or ny >= height:
+                continue
+            j = ant_at[ny, nx]
+            if j >= 0:
+                colonies |= 1 << ant_owner[j]
+        if colonies == 0:
+            food_x[kept] = x
+            food_y[kept] = y
+            kept += 1
+            continue
+        food_at[y, x] = 0
+        if colonies & (colonies - 1) == 0:             # exactly one colony
+            a = 0
+            while colonies > 1:
+                colonies >>= 1
+                a += 1
+            stored[a] += 1
+    s.num_food[e] = kept
+
+
+@njit(cache=True, _nrt=False)
+def spawn_food(s, p, e):
+    """Phase 6: floor((max_food - food on the map) / 2) new food on random land cells that
+    hold no food, no ant and no hill."""
+    current = s.num_food[e]
+    new = (p.max_food - current) // 2
+    if new <= 0:
+        return
+    ant_at, hill_at, food_at = s.ant_at[e], s.hill_at[e], s.food_at[e]
+    food_x, food_y, cells, rng = s.food_x[e], s.food_y[e], s.cells[e], s.rng
+    land = p.land
+    width = ant_at.shape[1]
+    m = 0
+    for k in range(land.shape[0]):
+        c = land[k]
+        y, x = c // width, c % width
+        if food_at[y, x] == 0 and ant_at[y, x] < 0 and hill_at[y, x] < 0:
+            cells[m] = c
+            m += 1
+    if new > m:
+        new = m
+    for i in range(new):                               # partial Fisher-Yates: new picks
+        j = i + randint(rng, e, GAME, m - i)
+        c = cells[j]
+        cells[j] = cells[i]
+        cells[i] = c
+        y, x = c // width, c % width
+        food_at[y, x] = 1
+        food_x[current] = x
+        food_y[current] = y
+        current += 1
+    s.num_food[e] = current
+
+
+@njit(cache=True, _nrt=False)
+def update_rank_keys(s, p, e):
+    elim_turn, scores, rank_key = s.elim_turn[e], s.scores[e], s.rank_key[e]
+    for a in range(scores.shape[0]):
+        rank_key[a] = elim_turn[a] * RANK_TURN_WEIGHT + scores[a]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def eliminate(s, p, e):
+    """Phase 7: colonies without ants that cannot spawn any are out; the survivors score;
+    the turn ends.  True when the game is over."""
+    alive, stored, scores, elim_turn = s.alive[e], s.stored_food[e], s.scores[e], s.elim_turn[e]
+    ant_owner, hill_owner, hill_razed = s.ant_owner[e], s.hill_owner[e], s.hill_razed[e]
+    turn = s.turn[e] + 1
+    out = 0
+    for a in range(alive.shape[0]):
+        if not alive[a]:
+            continue
+        has_ant = False
+        for i in range(s.num_ants[e]):
+            if ant_owner[i] == a:
+                has_ant = True
+                break
+        if has_ant:
+            continue
+        standing = False
+        for h in range(hill_owner.shape[0]):
+            if hill_owner[h] == a and not hill_razed[h]:
+                standing = True
+                break
+        if stored[a] <= 0 or not standing:
+            alive[a] = False
+            elim_turn[a] = turn
+            out += 1
+    living = 0
+    for a in range(alive.shape[0]):
+        if alive[a]:
+            living += 1
+            scores[a] += out * p.survive_points
+    s.turn[e] = turn
+    s.steps[e] += 1
+    update_rank_keys(s, p, e)
+    return living <= 1 or turn >= p.max_turns
+
+
+@njit(cache=True, _nrt=False)
+def play_turn(s, p, e, actions):
+    """One turn of env e with the colonies' command grids ``actions[a, cell]``; True when
+    the game is over."""
+    move(s, p, e, actions)
+    attack(s, p, e)
+    raze(s, p, e)
+    spawn(s, p, e)
+    gather(s, p, e)
+    spawn_food(s, p, e)
+    return eliminate(s, p, e)
+
+
+@njit(cache=True, _nrt=False)
+def legal_commands(ant_x, ant_y, ant_owner, n, move_ok, width, a, mask):
+    """``mask[cell * 5 + command]`` for colony a: 'stay' on every cell; a move where an own
+    ant stands and its target is on the map and not water."""
+    for c in range(mask.shape[0] // NUM_COMMANDS):
+        base = c * NUM_COMMANDS
+        mask[base] = 1
+        for k in range(1, NUM_COMMANDS):
+            mask[base + k] = 0
+    for i in range(n):
+        if ant_owner[i] != a:
+            continue
+        c = ant_y[i] * width + ant_x[i]
+        base = c * NUM_COMMANDS
+        for k in range(1, NUM_COMMANDS):
+            mask[base + k] = move_ok[c, k]
