@@ -33,7 +33,7 @@ import numba
 import numpy as np
 
 from . import rng as rng_module
-from .jit import FastCall
+from .jit import bind
 
 PARALLEL_MIN_ENVS = 256
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
@@ -88,8 +88,13 @@ class BatchedGame(ABC):
         if threads is not None:
             threaded = bool(threads)
         k = self.kernels
-        self._reset = FastCall(k.reset_parallel if threaded else k.reset)
-        self._step = FastCall(k.step_parallel if threaded else k.step)
+        # compiled (or loaded from numba's cache) now, for these buffers' exact types
+        self._reset = bind(k.reset_parallel if threaded else k.reset, self.state, self.params,
+                           self._env_mask, self.obs, self.masks)
+        self._step = bind(k.step_parallel if threaded else k.step, self.state, self.params,
+                          self.actions, False, self.rewards, self.terminated, self.truncated,
+                          self.obs, self.masks, self.final_obs, self.final_scores,
+                          self.final_rank_keys)
 
     # -- driving -------------------------------------------------------------------
     def reset(self, seed=None, env_ids=None):

@@ -6,7 +6,7 @@ name of its own so that numba's on-disk cache keeps the two apart (numba keys it
 by function name, not by compile flags).
 
 ``bind(dispatcher, *args)`` returns the compiled entry point for the argument types of
-``args`` (``FastCall`` binds on its first call).  Calling it skips numba's per-call type dispatch, which for a state tuple of a
+``args``.  Calling it skips numba's per-call type dispatch, which for a state tuple of a
 dozen arrays costs several microseconds: the single-env PettingZoo front-end steps far
 faster this way.  The arguments passed later must have exactly those types.
 
@@ -57,19 +57,3 @@ def bind(dispatcher, *args):
         dispatcher.compile(signature)
     return dispatcher.overloads[signature].entry_point
 
-
-class FastCall:
-    """Calls ``dispatcher`` normally once, then its compiled entry point (see ``bind``)."""
-
-    __slots__ = ("dispatcher", "call")
-
-    def __init__(self, dispatcher):
-        self.dispatcher = dispatcher
-        self.call = self._first_call
-
-    def _first_call(self, *args):
-        self.call = bind(self.dispatcher, *args)
-        return self.call(*args)
-
-    def __call__(self, *args):
-        return self.call(*args)

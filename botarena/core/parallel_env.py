@@ -1,7 +1,7 @@
 """One PettingZoo ``ParallelEnv`` for every game: a ``BatchedGame`` with a single env.
 
 Per step it validates the actions, calls the game's step kernel once and builds the
-dicts.  Observations are copies (safe to keep); ``infos[agent]`` holds ``score`` (the
+dicts.  Observations and masks are views of one fresh copy per step (safe to keep); ``infos[agent]`` holds ``score`` (the
 game's own score) and ``action_mask`` (int8 array, 1 = legal, also from ``action_mask(agent)``).
 An agent that sends no action plays action 0 (the games' no-op).  Stepping after the
 game ended raises ``RuntimeError``; unknown agents and bad actions raise ``ValueError``
@@ -64,9 +64,9 @@ class BatchedParallelEnv(ParallelEnv):
         return self.game.masks[0, self._index[agent]].copy()
 
     def _infos(self):
-        scores, masks = self.game.scores[0].tolist(), self.game.masks[0]
+        scores, masks = self.game.scores[0].tolist(), self.game.masks[0].copy()
         index = self._index
-        return {agent: {"score": scores[index[agent]], "action_mask": masks[index[agent]].copy()}
+        return {agent: {"score": scores[index[agent]], "action_mask": masks[index[agent]]}
                 for agent in self.agents}
 
     def reset(self, seed=None, options=None):
@@ -75,7 +75,8 @@ class BatchedParallelEnv(ParallelEnv):
         obs = self.game.obs[0]
         if self.render_mode == "human":
             self.render()
-        return {agent: obs[i].copy() for i, agent in enumerate(self.agents)}, self._infos()
+        obs = obs.copy()
+        return {agent: obs[i] for i, agent in enumerate(self.agents)}, self._infos()
 
     def _action_index(self, agent, action):
         """The checked action: an int, or an int array of the game's action shape."""
@@ -104,24 +105,35 @@ class BatchedParallelEnv(ParallelEnv):
         if not self.agents:
             raise RuntimeError("step() called on an env whose game has ended (or was never "
                                "reset): call reset() first")
-        index = self._index
+        index, limit = self._index, self._action_values
         chosen = [0] * len(index)
         for agent, action in actions.items():
-            self._check_agent(agent)
-            chosen[index[agent]] = self._action_index(agent, action)
+            i = index.get(agent)
+            if i is None:
+                self._check_agent(agent)
+            if type(action) is not int or not 0 <= action < limit:  # fast path: a valid int
+                action = self._action_index(agent, action)
+            chosen[i] = action
         game = self.game
         game.actions[0] = chosen  # agents that sent nothing play 0 (the no-op) everywhere
         game.step(validate=False)
-        live = self.agents
-        obs = game.obs[0]
-        # tolist(): Python floats and bools of the same values, without a numpy scalar each
+        # one fresh copy per step, handed out as per-agent views (safe to keep); tolist()
+        # gives Python floats and bools without a numpy scalar each
+        obs, masks = game.obs[0].copy(), game.masks[0].copy()
         rew, term, trunc = game.rewards[0].tolist(), game.terminated[0].tolist(), game.truncated[0].tolist()
-        observations = {a: obs[index[a]].copy() for a in live}
-        rewards = {a: rew[index[a]] for a in live}
-        terminations = {a: term[index[a]] for a in live}
-        truncations = {a: trunc[index[a]] for a in live}
-        infos = self._infos()
-        self.agents = [a for a in live if not (terminations[a] or truncations[a])]
+        scores = game.scores[0].tolist()
+        observations, rewards, terminations, truncations, infos = {}, {}, {}, {}, {}
+        still_playing = []
+        for agent in self.agents:
+            i = index[agent]
+            observations[agent] = obs[i]
+            rewards[agent] = rew[i]
+            terminations[agent] = term[i]
+            truncations[agent] = trunc[i]
+            infos[agent] = {"score": scores[i], "action_mask": masks[i]}
+            if not (term[i] or trunc[i]):
+                still_playing.append(agent)
+        self.agents = still_playing
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
