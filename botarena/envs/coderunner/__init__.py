@@ -1,0 +1,72 @@
+"""coderunner_v0: a Lode Runner-like two-player game with enemies
+(``../shared/seeds/coderunner.txt``, decisions in ``../shared/rules/coderunner.md``).
+
+Agents
+    ``runner_0`` (red) and ``runner_1`` (blue).  Runners die and respawn 50 turns later;
+    nobody leaves the game, which lasts ``max_turns`` (700) turns.
+
+Actions
+    ``Discrete(7)`` (``constants.Action``): 0 NONE, 1 LEFT, 2 RIGHT, 3 TOP, 4 BOTTOM,
+    5 DIG_LEFT, 6 DIG_RIGHT.  The mask marks the moves the rules allow (a dead or falling
+    runner: NONE only); other actions are accepted and do nothing.  With ``mirror=True``
+    blue's actions and mask are mirrored left-right (as its observation).
+
+Observations
+    ``Box(16, 16, 25)``, planes ``obs[plane, row, col]`` from the runner's side
+    (``constants.Plane``): brick, ladder, gold, removed bricks (turns to restore), gold
+    timers, own / opponent runner, own / opponent respawn cell (respawn timer), enemies,
+    trapped enemies, dead enemies' respawn cells (timer), own visited cells, own and
+    opponent dig delay, turn.  ``obs_dtype="uint8"`` (default, 0..255) or ``"float32"``
+    (0..1).
+
+Rules (``rules.py``, one function per phase, in the order of rules/coderunner.md)
+    plans (runners, enemies: fall, pursue, return, patrol), moves and swap kills, digs,
+    timed events (brick restores killing, gold and respawns), gold, first visits, enemy
+    contact.  Scores: gold +100, first visit +1, enemy killed by your brick +20, opponent
+    killed by your brick +300.
+
+Rewards
+    ``reward="score"`` (default): change of the own score; ``"zero_sum"``; ``"win_loss"``
+    (ranked by score).  Shaping: ``death_penalty`` (off by default).
+    ``infos[agent]["score"]`` is the game score.
+
+Maps (``maps.py``)
+    The original format (16 rows, ``R``/``B`` respawns, enemy list with programs, mirrored);
+    ``map=`` a bundled name (``alpha``, ``beta``, ``gamma``), a path, the text, or
+    ``"random"`` (a seeded pool of generated maps, one drawn per reset).
+
+Other views
+    ``env.unwrapped.snapshot()`` (see ``CodeRunnerGame.snapshot``): ``board``, ``turn``,
+    ``runners``, ``scores``, ``dig_delay``, ``enemies``, ``enemy_master``, ...
+    ``env.state()``: float32 planes.  Render modes ``ansi``, ``rgb_array``, ``human``.
+
+Scripted bots (``bots.py``): ``random``, ``greedy``, ``trapper``.
+
+Version history
+    v0: first release.
+"""
+from pettingzoo.utils.conversions import parallel_to_aec
+
+from ...core.parallel_env import BatchedParallelEnv
+from .config import Config
+from .constants import Action, Plane
+from .game import CodeRunnerGame
+
+ENV_NAME = "coderunner_v0"
+Game = CodeRunnerGame
+
+
+def parallel_env(render_mode=None, **config):
+    """The PettingZoo ParallelEnv; keyword arguments are ``Config`` fields."""
+    return BatchedParallelEnv(CodeRunnerGame, Config(**config), ENV_NAME, render_mode)
+
+
+raw_env = parallel_env
+
+
+def env(render_mode=None, **config):
+    """The PettingZoo AEC env (PettingZoo's conversion of ``parallel_env``)."""
+    return parallel_to_aec(parallel_env(render_mode, **config))
+
+
+__all__ = ["Action", "Config", "CodeRunnerGame", "Game", "Plane", "env", "parallel_env", "raw_env"]
