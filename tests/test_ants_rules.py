@@ -1,12 +1,12 @@
 """ants_v0 rule scenarios: one group per phase of shared/rules/ants.md (and the seed's two
 focus_split examples).  Each scenario is an ASCII board before, the colonies' commands,
-and the ASCII board and scores after (format in ``ants_helpers``).  Colonies keep an ant
+and the ASCII board and scores after (format in ``test_ants_helpers``).  Colonies keep an ant
 parked on a far hill (``A``, ``B``) so that nobody is eliminated unless a test wants it.
 """
 import numpy as np
 import pytest
 
-from ants_helpers import (E, N, S, STAY, W, new_game, play, reference_focus_split, scores,
+from test_ants_helpers import (E, N, S, STAY, W, new_game, play, reference_focus_split, scores,
                           turn)
 
 

@@ -1,4 +1,4 @@
-"""Helpers for the ants_v0 scenario tests: play ASCII boards with per-cell commands.
+"""Helpers for the ants_v0 scenario tests (no tests here): play ASCII boards with per-cell commands.
 
 Boards use the snapshot format: ``.`` land, ``%`` water, ``0``-``3`` a standing hill of
 that colony, ``f`` food, ``a``-``d`` an ant of colony 0-3, ``A``-``D`` an ant standing on
