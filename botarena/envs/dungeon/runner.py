@@ -425,6 +425,8 @@ class Runner:
         self._ended_at = None
         while not self._stop:
             self._handle_events()
+            if self._stop:
+                break
             now = time.monotonic()
             if self.over or self.iterations >= self.max_iterations:
                 if self._ended_at is None:
