@@ -8,6 +8,10 @@ neither torch, SB3 nor pygame.
 """
 from importlib import import_module
 
+from .core import cache
+
+cache.configure()  # before any kernel is defined: see botarena.core.cache
+
 __version__ = "0.1.0"
 
 ENV_IDS = ("paint_v0", "dungeon_v0")

@@ -1,0 +1,52 @@
+"""Numba's on-disk cache, keyed by the source of every jitted module.
+
+numba's ``cache=True`` checks only the file of the cached function itself: a kernel in
+``kernel.py`` that calls a rule in ``rules.py`` would go on running the old rule after
+``rules.py`` changed.  botarena therefore points numba's cache at a folder named after a
+hash of every file under ``botarena/core`` and ``botarena/envs``, so that any edit there
+starts a fresh cache (compiled once, then reused by every later process).
+
+The base folder is ``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/botarena/numba``
+(``~/.cache/botarena/numba``).  Folders of other hashes untouched for ``STALE_DAYS`` are
+removed.
+"""
+import hashlib
+import os
+import shutil
+import time
+from pathlib import Path
+
+from numba.core import config as numba_config
+
+PACKAGE = Path(__file__).resolve().parents[1]
+JITTED_SOURCES = ("core", "envs")
+STALE_DAYS = 7
+
+
+def source_hash():
+    digest = hashlib.sha256()
+    for folder in JITTED_SOURCES:
+        for path in sorted((PACKAGE / folder).rglob("*.py")):
+            digest.update(str(path.relative_to(PACKAGE)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def base_folder():
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    cache_home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(cache_home) / "botarena" / "numba"
+
+
+def configure():
+    """Point numba's cache at this source's folder (call before any kernel is defined)."""
+    base = base_folder()
+    folder = base / source_hash()
+    numba_config.CACHE_DIR = str(folder)
+    if base.is_dir():
+        cutoff = time.time() - STALE_DAYS * 86400
+        for other in base.iterdir():
+            if other != folder and other.is_dir() and other.stat().st_mtime < cutoff:
+                shutil.rmtree(other, ignore_errors=True)
+    return folder
