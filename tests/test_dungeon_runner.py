@@ -26,7 +26,7 @@ SAFE_AGENT = os.path.join(SAMPLES, "safe_bomber.py")
 SHORT = {"max_ticks": 120}
 
 
-def cli(*args, env=None, timeout=120):
+def cli(*args, env=None, timeout=300):
     full_env = dict(os.environ, PYGAME_HIDE_SUPPORT_PROMPT="1", **(env or {}))
     return subprocess.run([sys.executable, "-m", "botarena.envs.dungeon", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout, env=full_env)
@@ -386,9 +386,22 @@ def test_format_result():
 
 # -- the window (dummy video driver) -------------------------------------------------------
 INTERACTIVE_SCRIPT = r"""
-import json, sys, threading, time
+import faulthandler, json, sys, time
 import pygame
 from botarena.envs.dungeon.runner import Runner
+
+faulthandler.dump_traceback_later(280, exit=True)
+
+
+class R(Runner):
+    paused_frames = 0
+
+    def _draw(self):
+        super()._draw()
+        if self.paused:
+            self.paused_frames += 1
+            if self.paused_frames == 10:
+                post(pygame.K_RETURN)         # unpause after 10 paused frames (~0.2 s)
 
 events = []
 
@@ -404,22 +417,24 @@ def on_tick(r):
     elif r.restarts == 0 and t == 6:
         post(pygame.K_UP)
     elif r.restarts == 0 and t == 10:
-        post(pygame.K_RETURN)                 # pause; a timer unpauses
-        paused_at.append(time.monotonic())
-        threading.Timer(0.3, post, (pygame.K_RETURN,)).start()
+        post(pygame.K_RETURN)                 # pause; R._draw unpauses
+        paused_at.append((t, time.monotonic()))
+    elif r.restarts == 0 and t == 11:
+        paused_at.append((t, time.monotonic()))
     elif r.restarts == 0 and t == 14:
         events.append(["before_restart", t, r.game.snapshot()["board"]])
         post(pygame.K_r)
     elif r.restarts == 1 and t == 3:
         post(pygame.K_ESCAPE)
 
-r = Runner(["bot:random"], seed=1, headless=False, interactive=True, tick_step=0.01,
+r = R(["bot:random"], seed=1, headless=False, interactive=True, tick_step=0.01,
            wait_end=0, on_tick=on_tick, record=sys.argv[1])
 res = r.run()
 human = r.human_id
 print(json.dumps({"restarts": r.restarts, "tick": res["tick"], "human": human,
                   "names": res["names"], "window": r.window.screen is not None,
-                  "paused_for": time.monotonic() - paused_at[0],
+                  "paused_for": paused_at[1][1] - paused_at[0][1],
+                  "paused_frames": r.paused_frames,
                   "moves": [m[human] for _, m in r.history]}))
 """
 
@@ -431,12 +446,12 @@ def test_interactive_window_smoke(tmp_path):
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
                PYGAME_HIDE_SUPPORT_PROMPT="1")
     r = subprocess.run([sys.executable, str(script), str(rec)], cwd=ROOT, capture_output=True,
-                       text=True, timeout=120, env=env)
+                       text=True, timeout=300, env=env)
     assert r.returncode == 0, r.stderr
     info = json.loads(r.stdout.strip().splitlines()[-1])
     assert info["window"] and info["human"] == 1 and info["names"] == ["bot:random", "human"]
     assert info["restarts"] == 1 and info["tick"] == 3        # R restarted, Esc quit
-    assert info["paused_for"] >= 0.3
+    assert info["paused_for"] >= 0.15 and info["paused_frames"] >= 10
     # the replay holds the first game, the restart and the human's bomb and move
     game, header, _ = replay_module.play(str(rec))
     lines = [json.loads(t) for t in rec.read_text().splitlines()]
