@@ -48,6 +48,10 @@ Scripted bots (``bots.py``): ``random``, ``safe_bomber`` (alias ``greedy``), ``a
 Version history
     v0: first release.
 """
+from ...core import cache
+
+cache.configure("dungeon")  # before this game's kernels are defined
+
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from ...core.parallel_env import BatchedParallelEnv

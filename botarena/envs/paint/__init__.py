@@ -54,6 +54,10 @@ the nearest unowned square).
 Version history
     v0: first release.
 """
+from ...core import cache
+
+cache.configure("paint")  # before this game's kernels are defined
+
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from ...core.parallel_env import BatchedParallelEnv
