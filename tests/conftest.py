@@ -39,6 +39,14 @@ CONFORMANCE_CONFIGS = {
         {"reward": "zero_sum", "num_players": 3},
         {"symmetric": True, "num_players": 3, "width": 13, "max_steps": 300},
     ],
+    "ants_v0": [
+        {},
+        {"board": "quad", "num_players": 4},
+        {"obs_dtype": "float32"},
+        {"reward": "zero_sum"},
+        {"reward": "win_loss", "max_turns": 60},
+        {"board": "random", "width": 12, "height": 10, "map_seed": 3, "max_steps": 40},
+    ],
 }
 
 # Configs whose whole trajectories are compared for determinism and batch equivalence.
@@ -54,6 +62,11 @@ DETERMINISM_CONFIGS = {
         {"num_players": 4, "width": 9, "height": 9, "metal_blocks": 8, "wooden_blocks": 10,
          "ore_blocks": 3, "symmetric": True, "max_ticks": 120},
     ],
+    # short games: the determinism tests expect autoreset to cross several games
+    "ants_v0": [
+        {"max_turns": 40},
+        {"board": "quad", "num_players": 4, "max_turns": 30},
+    ],
 }
 
 # A config whose initial state depends on the seed (different seeds must differ).
@@ -61,6 +74,7 @@ RANDOM_CONFIGS = {
     "paint_v0": {"board": "random", "num_players": 3, "width": 7, "height": 6,
                  "obstacle_density": 0.15, "symmetric": False},
     "dungeon_v0": {"num_players": 3},
+    "ants_v0": {"board": "quad", "num_players": 3},
 }
 
 # A config whose games end naturally (not by max_steps) after a few steps.
@@ -69,6 +83,7 @@ SHORT_CONFIGS = {
                  "max_turns": 7},
     # no bomb can go off within 12 ticks (fuse 35): nobody dies, all end together
     "dungeon_v0": {"max_ticks": 12},
+    "ants_v0": {"max_turns": 12},
 }
 
 # Scripted bots every game offers (``game.bots``), used as opponents.
