@@ -142,7 +142,7 @@ def test_rule7_falling_one_cell_per_turn_ignoring_commands():
     for row in (1, 2, 3):
         play(g, LEFT)      # ignored while falling
         assert g.snapshot(0)["runners"][0] == (row, 1)
-    assert scores(g) == [5, 1]
+    assert scores(g) == [5, 4]          # blue, above the shaft, fell along
     assert mask(g)[LEFT] == 0 and mask(g)[RIGHT] == 0   # bricks on both sides
 
 
@@ -203,9 +203,7 @@ def test_dig_needs_support_or_ladder():
 
 
 def test_standing_on_a_trapped_enemy_does_not_allow_digging():
-    g = scenario(["R......B", "==.=====", "========"], enemies=[(0, 2, "B")])
-    # the enemy steps down into the gap at turn 0 ... make it a removed brick instead:
-    g = scenario(["R.....B..", "=========", "========="], enemies=[(0, 3, "L")])
+    g = scenario(["R.........B", "===========", "==========="], enemies=[(0, 3, "L")])
     play(g, DIG_RIGHT)        # red digs (1, 1); the enemy walks left to (0, 2)
     play(g, NONE)
     play(g, NONE)             # enemy moves at turn 2 onto (0, 1): above the hole
@@ -238,16 +236,17 @@ def test_runner_killed_by_restored_brick_gives_opponent_300_and_respawns_after_5
     play(g, NONE)                        # falls into the hole (1, 2), stands on brick
     assert g.snapshot(0)["runners"][0] == (1, 2)
     assert mask(g)[LEFT] == 0 and mask(g)[TOP] == 0
-    for _ in range(25 - 4):
+    for _ in range(25 - 4):              # turns 4..24
         play(g, NONE)
-    snap = g.snapshot(0)
+    assert g.snapshot(0)["runners"][0] == (1, 2)
+    snap = play(g, NONE)                 # turn 25: restored
     assert snap["runners"][0] == (-1, -1)
     assert scores(g) == [4, 1 + 300]
-    assert snap["runner_respawn"][0] == 24 + 50
-    while g.snapshot(0)["turn"] < 74:
+    assert snap["runner_respawn"][0] == 25 + 50
+    while g.snapshot(0)["turn"] < 75:
         play(g, NONE)
     assert g.snapshot(0)["runners"][0] == (-1, -1)
-    play(g, NONE)                        # turn 74: respawn
+    play(g, NONE)                        # turn 75: respawn
     assert g.snapshot(0)["runners"][0] == (0, 0)
 
 
@@ -255,7 +254,7 @@ def test_no_points_for_killing_yourself():
     g = scenario(["R.....B...", "=========.", "=========="])
     play(g, DIG_RIGHT, RIGHT, NONE)     # dig (1,1), walk onto it, fall in
     assert g.snapshot(0)["runners"][0] == (1, 1)
-    while g.snapshot(0)["turn"] < 25:
+    while g.snapshot(0)["turn"] < 26:    # the brick is restored during turn 25
         play(g, NONE)
     assert g.snapshot(0)["runners"][0] == (-1, -1)
     assert scores(g) == [3, 1]
@@ -321,7 +320,7 @@ def test_swap_kills_the_runner():
 
 
 def test_following_an_enemy_out_of_a_cell_is_safe():
-    g = scenario(["R.......B", "========="], enemies=[(0, 1, "RL")])
+    g = scenario(["R.......B", "========="], enemies=[(0, 1, "RL")], chase_radius=0)
     play(g, RIGHT)    # red into (0, 1) as the enemy leaves it for (0, 2)
     assert g.snapshot(0)["runners"][0] == (0, 1)
 
