@@ -1,0 +1,112 @@
+"""coderunner_v0 maps: the nine real maps load and play 700 random turns keeping the
+invariants; bundled and generated maps; clear errors for bad maps."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from botarena.envs.coderunner.constants import BRICK, MOVE_DELTAS, OPPOSITE, REMOVED
+from botarena.envs.coderunner.maps import BUNDLED, generate_map, load_map, parse_map, walk_program
+from botarena.envs.coderunner_v0 import CodeRunnerGame, Config
+
+MAPS_DIR = Path(__file__).resolve().parents[2] / "shared" / "maps" / "coderunner"
+REAL_MAPS = sorted(MAPS_DIR.glob("*.txt"))
+
+
+def test_nine_real_maps_exist():
+    assert len(REAL_MAPS) == 9
+
+
+def check_invariants(game, data, prev_scores):
+    snap = game.snapshot(0)
+    cells = game.state.cells[0]
+    scores = snap["scores"]
+    assert (scores >= prev_scores).all()
+    for (r, c) in snap["runners"]:
+        if r >= 0:
+            assert cells[r, c] != BRICK
+    for i, ((r, c), live) in enumerate(zip(snap["enemies"], snap["enemy_alive"])):
+        if not live:
+            continue
+        assert cells[r, c] != BRICK
+        if cells[r, c] == REMOVED:
+            continue          # trapped
+        # undo the pursuit stack: the enemy is back on its circuit at its program counter
+        for m in reversed(snap["enemy_stack"][i]):
+            r, c = r + MOVE_DELTAS[OPPOSITE[m], 0], c + MOVE_DELTAS[OPPOSITE[m], 1]
+        er, ec, prog = data.enemies[i]
+        path = walk_program(data.cells, er, ec, prog)
+        assert (r, c) == path[snap["enemy_pc"][i]], (i, snap["turn"])
+    return scores.copy()
+
+
+@pytest.mark.parametrize("path", REAL_MAPS, ids=[p.stem for p in REAL_MAPS])
+def test_real_map_random_game_keeps_invariants(path):
+    data = load_map(str(path))
+    assert len(data.enemies) % 2 == 0 and data.enemies
+    game = CodeRunnerGame(Config(map=str(path)), 1)
+    game.reset(0)
+    rng = np.random.default_rng(0)
+    prev = game.snapshot(0)["scores"].copy()
+    for _ in range(700):
+        game.step(rng.integers(0, 7, size=(1, 2)))
+        prev = check_invariants(game, data, prev)
+    assert game.over[0]
+    assert game.snapshot(0)["turn"] == 700
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_bundled_maps_load_and_are_symmetric(name):
+    data = load_map(name)
+    assert np.array_equal(data.cells, data.cells[:, ::-1])
+    assert parse_map(data.text()).enemies == data.enemies
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_generator_is_seeded_and_playable(seed):
+    a, b = generate_map(seed), generate_map(seed)
+    assert a.text() == b.text()
+    assert np.array_equal(a.cells, a.cells[:, ::-1])
+    assert parse_map(a.text()).enemies == a.enemies
+    assert a.spawns[0] != a.spawns[1]
+
+
+def test_random_pool_draws_maps_per_seed():
+    game = CodeRunnerGame(Config(map="random", random_maps=4), 8)
+    game.reset(0)
+    assert len({game.snapshot(e)["map"] for e in range(8)}) > 1
+
+
+def good_text():
+    return (MAPS_DIR / "defaultmap.txt").read_text()
+
+
+def test_bad_maps_are_rejected_with_clear_errors():
+    text = good_text()
+    lines = text.splitlines()
+    asym = list(lines)
+    asym[0] = "=" + asym[0][1:]
+    with pytest.raises(ValueError, match="not left-right symmetric"):
+        parse_map("\n".join(asym))
+    col12 = list(lines)
+    col12[17] = "3 12 RL"
+    with pytest.raises(ValueError, match="column 12"):
+        parse_map("\n".join(col12))
+    open_prog = list(lines)
+    open_prog[17] = "3 7 RRRRRRRLLLLLL"
+    with pytest.raises(ValueError, match="closed circuit"):
+        parse_map("\n".join(open_prog))
+    illegal = list(lines)
+    illegal[17] = "3 7 TB"
+    with pytest.raises(ValueError, match="not a legal"):
+        parse_map("\n".join(illegal))
+    short = list(lines)
+    short[3] = short[3][:-1]
+    with pytest.raises(ValueError, match="characters"):
+        parse_map("\n".join(short))
+    with pytest.raises(ValueError, match="16 rows"):
+        parse_map("\n".join(lines[:10]))
+    with pytest.raises(ValueError, match="not 'random'"):
+        Config(map="no-such-map")
+    with pytest.raises(ValueError):
+        Config(max_turns=1300)
