@@ -498,7 +498,7 @@ def build_parser():
     p.add_argument("--max-iterations", type=int, default=3000, help="ticks at most (3000)")
     p.add_argument("--tick-step", type=float, default=0.1, help="seconds per tick (0.1)")
     p.add_argument("--seed", type=int, default=None, help="map and game seed (random)")
-    p.add_argument("--start-paused", action="store_true", help="start paused (Enter starts)")
+    p.add_argument("--start-paused", action="store_true", help="window: start paused (Enter starts)")
     p.add_argument("--wait-end", type=float, default=None,
                    help="seconds the window stays after the end (5)")
     mode = p.add_mutually_exclusive_group()
