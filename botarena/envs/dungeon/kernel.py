@@ -78,40 +78,65 @@ def reset_env(s, p, e):
 
 
 @njit(cache=True, _nrt=False)
-def hit_times(s, e, hit_in):
-    """``hit_in[b]``: ticks until bomb b's fire hits (1 = during the next tick), chains
-    included, on the current board; returns the number of bombs."""
+def blast_times(s, e, hit_in, blast, chain):
+    """``hit_in[b]`` as in ``hit_times``; also ``blast[b, d]``: bomb b's reach in direction
+    d (0..3: up, down, left, right) on the current board, and ``chain[b, d]``: the bomb
+    that arm ends on (-1: none).  Each reach is computed once; the chains are then relaxed
+    over those arms only.  Returns the number of bombs."""
     tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
     bomb_x, bomb_y, bomb_timer, bomb_power = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e], s.bomb_power[e]
     fire_x, fire_y, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_reach[e]
     nb = s.num_bombs[e]
     for b in range(nb):
         hit_in[b] = bomb_timer[b] + 1
+    if nb == 0:
+        return nb
     for f in range(s.num_fires[e]):            # bombs in today's fire go off next tick
         for d in range(4):
+            dx, dy = ACTION_DELTAS[d + 1, 0], ACTION_DELTAS[d + 1, 1]
             for k in range(1, fire_reach[f, d] + 1):
-                c = bomb_index(bomb_x, bomb_y, nb, fire_x[f] + k * ACTION_DELTAS[d + 1, 0],
-                               fire_y[f] + k * ACTION_DELTAS[d + 1, 1])
-                if c >= 0 and hit_in[c] > 2:
-                    hit_in[c] = 2
-    changed = nb > 1
+                cx, cy = fire_x[f] + k * dx, fire_y[f] + k * dy
+                if bomb_grid[cy, cx] != 0:
+                    c = bomb_index(bomb_x, bomb_y, nb, cx, cy)
+                    if c >= 0:
+                        if hit_in[c] > 2:
+                            hit_in[c] = 2
+    edges = 0
+    for b in range(nb):
+        x, y, power = bomb_x[b], bomb_y[b], bomb_power[b]
+        for d in range(4):
+            r = reach(tiles, bomb_grid, x, y, d + 1, power)
+            blast[b, d] = r
+            c = -1
+            if r > 0:
+                cx, cy = x + r * ACTION_DELTAS[d + 1, 0], y + r * ACTION_DELTAS[d + 1, 1]
+                if bomb_grid[cy, cx] != 0:
+                    c = bomb_index(bomb_x, bomb_y, nb, cx, cy)
+                    edges += 1
+            chain[b, d] = c
+    # shortest chains (Bellman-Ford: settled after nb - 1 passes, whatever the order)
+    changed = edges > 0
     passes = 0
     while changed and passes < nb:
         changed = False
         passes += 1
         for b in range(nb):
-            x, y = bomb_x[b], bomb_y[b]
-            for d in range(1, 5):
-                r = reach(tiles, bomb_grid, x, y, d, bomb_power[b])
-                if r == 0:
-                    continue
-                cx, cy = x + r * ACTION_DELTAS[d, 0], y + r * ACTION_DELTAS[d, 1]
-                if bomb_grid[cy, cx] != 0:
-                    c = bomb_index(bomb_x, bomb_y, nb, cx, cy)
-                    if hit_in[c] > hit_in[b] + 1:
-                        hit_in[c] = hit_in[b] + 1
+            later = hit_in[b] + 1
+            for d in range(4):
+                c = chain[b, d]
+                if c >= 0:
+                    if hit_in[c] > later:
+                        hit_in[c] = later
                         changed = True
     return nb
+
+
+@njit(cache=True, _nrt=False)
+def hit_times(s, e, hit_in):
+    """``hit_in[b]``: ticks until bomb b's fire hits (1 = during the next tick), chains
+    included, on the current board; returns the number of bombs.  (Fills the ``blast`` and
+    ``chain`` scratch too.)"""
+    return blast_times(s, e, hit_in, s.blast[e], s.chain[e])
 
 
 @njit(cache=True, _nrt=False)
@@ -167,20 +192,22 @@ def observe_env(s, p, e, obs, masks):
                 i = ((fire_y[f] + k * ACTION_DELTAS[d + 1, 1]) * width
                      + fire_x[f] + k * ACTION_DELTAS[d + 1, 0])
                 danger[i] = soonest
-    hit_in = s.hit_in[e]
-    nb = hit_times(s, e, hit_in)
-    bomb_x, bomb_y, bomb_timer, bomb_power = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e], s.bomb_power[e]
+    hit_in, blast = s.hit_in[e], s.blast[e]
+    nb = blast_times(s, e, hit_in, blast, s.chain[e])
+    bomb_x, bomb_y, bomb_timer = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e]
     horizon = danger_lut.shape[0] - 1
+    last_fuse = bomb_lut.shape[0] - 1
     for b in range(nb):
-        x, y = bomb_x[b], bomb_y[b]
-        bomb_plane[y * width + x] = bomb_lut[min(bomb_timer[b], bomb_lut.shape[0] - 1)]
+        cell = bomb_y[b] * width + bomb_x[b]
+        bomb_plane[cell] = bomb_lut[min(bomb_timer[b], last_fuse)]
         value = danger_lut[min(hit_in[b], horizon)]
-        _mark_max(danger, y * width + x, value)
-        for d in range(1, 5):
-            r = reach(tiles, bomb_grid, x, y, d, bomb_power[b])
-            for k in range(1, r + 1):
-                _mark_max(danger, (y + k * ACTION_DELTAS[d, 1]) * width + x + k * ACTION_DELTAS[d, 0],
-                          value)
+        _mark_max(danger, cell, value)
+        for d in range(4):
+            stride = ACTION_DELTAS[d + 1, 1] * width + ACTION_DELTAS[d + 1, 0]
+            i = cell
+            for k in range(blast[b, d]):
+                i += stride
+                _mark_max(danger, i, value)
     for b in range(num_players):
         if not alive[b]:
             body[positions[b, 1] * width + positions[b, 0]] = on

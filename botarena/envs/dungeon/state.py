@@ -40,6 +40,8 @@ Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``
 | marks         | [E, H, W] uint8       | scratch: generator marks, bots' search                 |
 | cells         | [E, C] int32          | scratch: lists of flat cells                           |
 | hit_in        | [E, C] int16          | scratch: ticks until each bomb's fire hits (observe)   |
+| blast         | [E, C, 4] int8        | scratch: each bomb's reach up, down, left, right       |
+| chain         | [E, C, 4] int16       | scratch: the bomb each blast arm ends on (-1: none)    |
 | rng           | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                  |
 """
 from collections import namedtuple
@@ -87,6 +89,8 @@ FIELDS = (
     ("marks", lambda H, W, A, P: (H, W), np.uint8),
     ("cells", lambda H, W, A, P: (H * W,), np.int32),
     ("hit_in", lambda H, W, A, P: (H * W,), np.int16),
+    ("blast", lambda H, W, A, P: (H * W, 4), np.int8),
+    ("chain", lambda H, W, A, P: (H * W, 4), np.int16),
     ("rng", lambda H, W, A, P: (NUM_STREAMS,), np.uint64),
 )
 
