@@ -35,8 +35,15 @@ def test_spaces():
     game = env.game
     assert game.action_shape() == (400,) and game.action_values() == 5 and game.num_actions() == 2000
     obs, infos = env.reset(seed=0)
-    assert infos["colony_0"]["action_mask"].shape == (2000,)
-    assert infos["colony_0"]["action_mask"].dtype == np.int8
+    # infos: one mask row per cell (Gymnasium's MultiDiscrete.sample takes that tuple);
+    # action_mask(agent): the flat layout MaskablePPO takes
+    rows = infos["colony_0"]["action_mask"]
+    assert isinstance(rows, tuple) and len(rows) == 400
+    assert all(row.shape == (5,) and row.dtype == np.int8 for row in rows)
+    flat = env.action_mask("colony_0")
+    assert flat.shape == (2000,) and flat.dtype == np.int8
+    assert np.array_equal(np.concatenate(rows), flat)
+    assert env.action_space("colony_0").sample(rows).shape == (400,)
     assert parallel_env(obs_dtype="float32").observation_space("colony_0").dtype == np.float32
 
 

@@ -1,8 +1,11 @@
 """One PettingZoo ``ParallelEnv`` for every game: a ``BatchedGame`` with a single env.
 
 Per step it validates the actions, calls the game's step kernel once and builds the
-dicts.  Observations and masks are views of one fresh copy per step (safe to keep); ``infos[agent]`` holds ``score`` (the
-game's own score) and ``action_mask`` (int8 array, 1 = legal, also from ``action_mask(agent)``).
+dicts.  Observations and masks are views of one fresh copy per step (safe to keep).
+``infos[agent]`` holds ``score`` (the game's own score) and ``action_mask`` (int8, 1 =
+legal): an array for ``Discrete`` actions; for ``MultiDiscrete`` commands per cell, a
+tuple of one row per cell, as Gymnasium's ``MultiDiscrete.sample(mask)`` takes it
+(``action_mask(agent)`` gives the flat array that MaskablePPO takes).
 An agent that sends no action plays action 0 (the games' no-op).  Stepping after the
 game ended raises ``RuntimeError``; unknown agents and bad actions raise ``ValueError``
 or ``TypeError`` before anything changes.
@@ -66,7 +69,7 @@ class BatchedParallelEnv(ParallelEnv):
     def _infos(self):
         scores, masks = self.game.scores[0].tolist(), self.game.masks[0].copy()
         index = self._index
-        return {agent: {"score": scores[index[agent]], "action_mask": masks[index[agent]]}
+        return {agent: {"score": scores[index[agent]], "action_mask": self._info_mask(masks[index[agent]])}
                 for agent in self.agents}
 
     def reset(self, seed=None, options=None):
@@ -79,9 +82,7 @@ class BatchedParallelEnv(ParallelEnv):
         return {agent: obs[i] for i, agent in enumerate(self.agents)}, self._infos()
 
     def _action_index(self, agent, action):
-        """The checked action: an int, or an int array of the game's action shape."""
-        if self._action_shape:
-            return self._action_array(agent, action)
+        """The checked int action of a ``Discrete`` game."""
         try:
             if isinstance(action, (bool, np.bool_)):
                 raise TypeError
@@ -91,6 +92,23 @@ class BatchedParallelEnv(ParallelEnv):
         if not 0 <= value < self._action_values:
             raise ValueError(f"action for {agent!r} must be in [0, {self._action_values}), got {value}")
         return value
+
+    def _info_mask(self, mask):
+        if self._action_shape:
+            return tuple(mask.reshape(-1, self._action_values))
+        return mask
+
+    def _set_array_actions(self, actions):
+        """Commands of array-action games (all checked before any is written); agents that
+        send nothing play 0, the no-op, everywhere."""
+        checked = []
+        for agent, action in actions.items():
+            self._check_agent(agent)
+            checked.append((self._index[agent], self._action_array(agent, action)))
+        row = self.game.actions[0]
+        row[...] = 0
+        for i, array in checked:
+            row[i] = array
 
     def _action_array(self, agent, action):
         array = np.asarray(action)
@@ -105,17 +123,20 @@ class BatchedParallelEnv(ParallelEnv):
         if not self.agents:
             raise RuntimeError("step() called on an env whose game has ended (or was never "
                                "reset): call reset() first")
-        index, limit = self._index, self._action_values
-        chosen = [0] * len(index)
-        for agent, action in actions.items():
-            i = index.get(agent)
-            if i is None:
-                self._check_agent(agent)
-            if type(action) is not int or not 0 <= action < limit:  # fast path: a valid int
-                action = self._action_index(agent, action)
-            chosen[i] = action
-        game = self.game
-        game.actions[0] = chosen  # agents that sent nothing play 0 (the no-op) everywhere
+        game, index = self.game, self._index
+        if self._action_shape:
+            self._set_array_actions(actions)
+        else:
+            limit = self._action_values
+            chosen = [0] * len(index)  # agents that send nothing play 0, the no-op
+            for agent, action in actions.items():
+                i = index.get(agent)
+                if i is None:
+                    self._check_agent(agent)
+                if type(action) is not int or not 0 <= action < limit:  # fast path: valid int
+                    action = self._action_index(agent, action)
+                chosen[i] = action
+            game.actions[0] = chosen
         game.step(validate=False)
         # one fresh copy per step, handed out as per-agent views (safe to keep); tolist()
         # gives Python floats and bools without a numpy scalar each
@@ -130,7 +151,7 @@ class BatchedParallelEnv(ParallelEnv):
             rewards[agent] = rew[i]
             terminations[agent] = term[i]
             truncations[agent] = trunc[i]
-            infos[agent] = {"score": scores[i], "action_mask": masks[i]}
+            infos[agent] = {"score": scores[i], "action_mask": self._info_mask(masks[i])}
             if not (term[i] or trunc[i]):
                 still_playing.append(agent)
         self.agents = still_playing

@@ -51,7 +51,8 @@ class AgentSlots:
                 if pairs:
                     env_ids, agent_ids = (np.array(x, dtype=np.int64) for x in zip(*pairs))
                     self.opponents.append((make_opponent(spec, game), env_ids, agent_ids,
-                                           np.zeros(len(env_ids), dtype=np.int64)))
+                                           np.zeros((len(env_ids),) + game.action_shape(),
+                                                    dtype=np.int64)))
         self.num_slots = len(self.learner_env)
         self._final_score = np.zeros(self.num_slots, dtype=np.int64)
         self._final_outcome = np.zeros(self.num_slots, dtype=np.int64)
