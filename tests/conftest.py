@@ -47,6 +47,13 @@ CONFORMANCE_CONFIGS = {
         {"reward": "win_loss", "max_turns": 60},
         {"board": "random", "width": 12, "height": 10, "map_seed": 3, "max_steps": 40},
     ],
+    "coderunner_v0": [
+        {},
+        {"map": "random"},
+        {"obs_dtype": "float32"},
+        {"reward": "zero_sum", "mirror": True},
+        {"max_steps": 30},
+    ],
 }
 
 # Configs whose whole trajectories are compared for determinism and batch equivalence.
@@ -67,6 +74,11 @@ DETERMINISM_CONFIGS = {
         {"max_turns": 40},
         {"board": "quad", "num_players": 4, "max_turns": 30},
     ],
+    # short games: the determinism tests expect autoreset to cross several games
+    "coderunner_v0": [
+        {"max_turns": 120},
+        {"map": "random", "max_turns": 100},
+    ],
 }
 
 # A config whose initial state depends on the seed (different seeds must differ).
@@ -75,6 +87,7 @@ RANDOM_CONFIGS = {
                  "obstacle_density": 0.15, "symmetric": False},
     "dungeon_v0": {"num_players": 3},
     "ants_v0": {"board": "quad", "num_players": 3},
+    "coderunner_v0": {"map": "random"},
 }
 
 # A config whose games end naturally (not by max_steps) after a few steps.
@@ -84,6 +97,7 @@ SHORT_CONFIGS = {
     # no bomb can go off within 12 ticks (fuse 35): nobody dies, all end together
     "dungeon_v0": {"max_ticks": 12},
     "ants_v0": {"max_turns": 12},
+    "coderunner_v0": {"max_turns": 20},
 }
 
 # Scripted bots every game offers (``game.bots``), used as opponents.

@@ -30,7 +30,37 @@ def mask_shape(space):
 
 
 def random_actions(env, rng):
-    return {a: int(rng.integers(env.action_space(a).n)) for a in env.agents}
+    """A random action per live agent: an int for ``Discrete`` games (the same draws as
+    ever), an int array of the action shape for array-action (``MultiDiscrete``) games."""
+    shape, values = env.game.action_shape(), env.game.action_values()
+    if not shape:  # the same draws as rng.integers(action_space.n)
+        return {a: int(rng.integers(0, values)) for a in env.agents}
+    return {a: rng.integers(0, values, size=shape) for a in env.agents}
+
+
+def noop_actions(env):
+    """Action 0 (the no-op) for every live agent, in the game's action shape."""
+    shape = env.game.action_shape()
+    return {a: (np.zeros(shape, dtype=np.int64) if shape else 0) for a in env.agents}
+
+
+def flat_mask(mask):
+    """The flat mask (as ``env.action_mask``) of an infos mask: an int8 array for
+    ``Discrete`` actions, a tuple of int8 per-cell rows for ``MultiDiscrete`` ones."""
+    if isinstance(mask, tuple):
+        return np.concatenate(mask)
+    return mask
+
+
+def check_info_mask(mask, space):
+    """The infos mask has the layout Gymnasium's ``space.sample(mask=...)`` takes."""
+    if isinstance(space, spaces.MultiDiscrete):
+        assert isinstance(mask, tuple) and len(mask) == len(space.nvec)
+        for row, n in zip(mask, space.nvec):
+            assert isinstance(row, np.ndarray) and row.dtype == np.int8 and row.shape == (int(n),)
+    else:
+        assert isinstance(mask, np.ndarray) and mask.dtype in (np.bool_, np.int8)
+    assert flat_mask(mask).shape == mask_shape(space)
 
 
 def test_every_env_has_configs(config_tables):
@@ -61,8 +91,12 @@ def test_aec_round_trip_matches_parallel(conformance_case):
     assert aec_to_parallel(parallel_to_aec(par)) is par
 
     def policy(obs, agent_index, mask):
+        key = int(np.asarray(obs, dtype=np.int64).sum()) + 7 * agent_index
+        if isinstance(mask, tuple):  # one legal command per cell
+            return np.array([np.flatnonzero(row)[(key + c) % int(row.sum())]
+                             for c, row in enumerate(mask)], dtype=np.int64)
         legal = np.flatnonzero(mask)
-        return int(legal[(int(np.asarray(obs, dtype=np.int64).sum()) + 7 * agent_index) % len(legal)])
+        return int(legal[key % len(legal)])
 
     seed = 11
     obs, infos = par.reset(seed=seed)
@@ -87,7 +121,7 @@ def test_aec_round_trip_matches_parallel(conformance_case):
         if term or trunc:
             action = None
         else:
-            assert np.array_equal(info["action_mask"], aec.unwrapped.action_mask(agent))
+            assert np.array_equal(flat_mask(info["action_mask"]), aec.unwrapped.action_mask(agent))
             action = policy(o, index[agent], info["action_mask"])
         aec.step(action)
     aec_final = aec.unwrapped.snapshot()
@@ -116,8 +150,9 @@ def test_spaces_and_dtypes(conformance_case):
     for agent in agents:
         assert obs[agent].dtype == obs_space.dtype
         assert obs[agent].shape == obs_space.shape
-        assert infos[agent]["action_mask"].dtype in (np.bool_, np.int8)
-        assert infos[agent]["action_mask"].shape == mask_shape(act_space)
+        check_info_mask(infos[agent]["action_mask"], act_space)
+        assert np.array_equal(flat_mask(infos[agent]["action_mask"]), env.action_mask(agent))
+        assert env.action_mask(agent).shape == mask_shape(act_space)
     with pytest.raises(ValueError):
         env.observation_space("nobody")
 
@@ -136,6 +171,8 @@ def test_whole_episode_inside_spaces(conformance_case, seed):
     start_scores = first["scores"].copy()
     totals = dict.fromkeys(agents, 0.0)
     exit_scores = {}  # every player's scores on the step each agent left the game
+    exit_steps = {}   # the step each agent left the game on
+    nonzero_steps = {a: [] for a in agents}  # the steps each agent got a nonzero reward on
     steps, checked, expected_checks = 0, 0, len(agents)
 
     def check(obs, infos, live):
@@ -148,7 +185,11 @@ def test_whole_episode_inside_spaces(conformance_case, seed):
             space = env.observation_space(agent)
             assert obs[agent].dtype == space.dtype
             assert space.contains(obs[agent]), f"obs of {agent} outside its space at step {steps}"
-            mask = infos[agent]["action_mask"]
+            check_info_mask(infos[agent]["action_mask"], env.action_space(agent))
+            if isinstance(infos[agent]["action_mask"], tuple):
+                # every cell has a legal command (its no-op at least)
+                assert all(row.any() for row in infos[agent]["action_mask"])
+            mask = flat_mask(infos[agent]["action_mask"])
             assert mask.dtype in (np.bool_, np.int8) and mask.any()
             assert set(np.unique(mask).tolist()) <= {0, 1}
             assert np.array_equal(mask, env.action_mask(agent))
@@ -164,11 +205,14 @@ def test_whole_episode_inside_spaces(conformance_case, seed):
         for agent in live:
             assert isinstance(rew[agent], float)
             totals[agent] += rew[agent]
+            if rew[agent] != 0:
+                nonzero_steps[agent].append(steps)
         check(obs, infos, live)
         expected_checks += len(live)
         assert env.agents == [a for a in live if not (term[a] or trunc[a])]
         for agent in set(live) - set(env.agents):
             exit_scores[agent] = env.snapshot()["scores"].astype(np.float64)
+            exit_steps[agent] = steps
         assert steps < MAX_EPISODE_STEPS
     assert checked == expected_checks >= len(agents) * 2
     assert steps >= 2
@@ -192,9 +236,20 @@ def test_whole_episode_inside_spaces(conformance_case, seed):
             expected = scores[i] - start[i]
         elif reward_mode == "zero_sum":
             expected = (scores[i] - np.delete(scores, i).max()) - (start[i] - np.delete(start, i).max())
+        elif reward_mode == "win_loss":
+            # 0 until the agent leaves, then its outcome; leaving early is a loss
+            assert nonzero_steps[agent] in ([], [exit_steps[agent]]), agent
+            assert totals[agent] in (-1.0, 0.0, 1.0), agent
+            expected = -1.0 if exit_steps[agent] < steps else totals[agent]
         else:
             raise AssertionError(f"no total-reward rule for {reward_mode}")
         assert totals[agent] == pytest.approx(expected), agent
+    if reward_mode == "win_loss":
+        # one strict winner and the rest lose, or the best tie (0) and the rest lose
+        outcomes = sorted(totals.values())
+        assert outcomes.count(1.0) <= 1
+        assert not (1.0 in outcomes and 0.0 in outcomes)
+        assert outcomes.count(0.0) != 1
     # the ended env refuses more steps until it is reset
     with pytest.raises(RuntimeError):
         env.step({})
@@ -211,7 +266,11 @@ def test_action_mask_works_with_gymnasium_sample(conformance_case):
         space.seed(0)
         for _ in range(20):
             action = space.sample(mask=mask)
-            assert mask[action]
+            if isinstance(mask, tuple):
+                assert env.action_space(agent).contains(action)
+                assert all(row[a] for row, a in zip(mask, action))
+            else:
+                assert mask[action]
 
 
 def test_bad_actions_rejected(conformance_case):
@@ -219,15 +278,35 @@ def test_bad_actions_rejected(conformance_case):
     env.reset(seed=3)
     agent = env.possible_agents[0]
     before = env.snapshot()
-    n = env.action_space(agent).n
-    with pytest.raises(ValueError):
-        env.step({agent: n})
-    with pytest.raises(ValueError):
-        env.step({agent: -1})
-    with pytest.raises(ValueError):
-        env.step({"nobody": 0})
-    with pytest.raises(TypeError):
-        env.step({agent: "left"})
+    n = env.game.action_values()
+    shape = env.game.action_shape()
+    if shape:
+        assert isinstance(env.action_space(agent), spaces.MultiDiscrete)
+        assert (env.action_space(agent).nvec == n).all() and env.action_space(agent).shape == shape
+        with pytest.raises(ValueError):
+            env.step({agent: np.full(shape, n)})
+        with pytest.raises(ValueError):
+            env.step({agent: np.full(shape, -1)})
+        one_bad = np.zeros(shape, dtype=np.int64)
+        one_bad.flat[-1] = n
+        with pytest.raises(ValueError):  # checked before anything is written
+            env.step({env.possible_agents[1]: np.zeros(shape, dtype=np.int64), agent: one_bad})
+        with pytest.raises(ValueError):
+            env.step({"nobody": np.zeros(shape, dtype=np.int64)})
+        with pytest.raises(TypeError):
+            env.step({agent: "left"})
+        with pytest.raises(TypeError):
+            env.step({agent: 0})  # not of the action shape
+    else:
+        assert env.action_space(agent).n == n
+        with pytest.raises(ValueError):
+            env.step({agent: n})
+        with pytest.raises(ValueError):
+            env.step({agent: -1})
+        with pytest.raises(ValueError):
+            env.step({"nobody": 0})
+        with pytest.raises(TypeError):
+            env.step({agent: "left"})
     after = env.snapshot()
     assert after["steps"] == before["steps"] == 0
     assert after["board"] == before["board"]
@@ -270,7 +349,7 @@ def test_snapshot_is_a_copy(conformance_case):
     assert not np.array_equal(again["scores"], snap["scores"])
     # observations are copies too
     keep = {a: o.copy() for a, o in obs.items()}
-    env.step({a: 0 for a in env.agents})
+    env.step(noop_actions(env))
     for a in obs:
         assert np.array_equal(obs[a], keep[a])
 
@@ -295,10 +374,12 @@ def test_import_is_light():
     """Importing botarena (and building every env) pulls in neither torch, SB3 nor pygame."""
     code = (
         "import sys, botarena\n"
+        "import numpy as np\n"
         "for env_id in botarena.ENV_IDS:\n"
         "    env = botarena.parallel_env(env_id, render_mode='rgb_array')\n"
         "    env.reset(seed=0)\n"
-        "    env.step({a: 0 for a in env.agents})\n"
+        "    shape = env.game.action_shape()\n"
+        "    env.step({a: (np.zeros(shape, dtype=np.int64) if shape else 0) for a in env.agents})\n"
         "    env.render()\n"
         "    botarena.env(env_id).reset(seed=0)\n"
         "heavy = [m for m in ('torch', 'stable_baselines3', 'sb3_contrib', 'pygame') if m in sys.modules]\n"

@@ -59,20 +59,20 @@ def record(game, done, fields, out=None, t=0):
 
 
 def run(env_id, config, seed, actions, bot=None, threads=None):
-    """Play ``actions`` (``int[steps, E, A]``) with autoreset in a batch of ``E`` envs
+    """Play ``actions`` (``int[steps, E, A, *action_shape]``) with autoreset in a batch of ``E`` envs
     seeded ``seed + e``; with ``bot``, the scripted bot plays the last agent of every env.
     Returns (records: name -> array[steps + 1, E, ...], per-env episode-end counts,
     the final snapshots of every env)."""
-    steps, E, A = actions.shape
+    steps, E, A = actions.shape[:3]
     game = make_game(env_id, config, E, threads)
-    assert game.num_agents == A
+    assert game.num_agents == A and actions.shape[3:] == game.action_shape()
     game.reset(seed)
     fields = snapshot_fields(game)
     records = {name: np.zeros((steps + 1,) + src.shape, src.dtype)
                for name, src in record_sources(game, fields).items()}
     env_ids = np.arange(E, dtype=np.int64)
     bot_agents = np.full(E, A - 1, dtype=np.int64)
-    out = np.zeros(E, dtype=np.int64)
+    out = np.zeros((E,) + game.action_shape(), dtype=np.int64)
     record(game, np.zeros(E, dtype=bool), fields, records, 0)
     ends = np.zeros(E, dtype=np.int64)
     for t in range(steps):
@@ -121,7 +121,22 @@ def assert_same_snapshots(a, b, what):
 def action_table(env_id, config, seed, steps, num_envs):
     game = make_game(env_id, config, 1)
     rng = np.random.default_rng(seed)
-    return rng.integers(0, game.num_actions(), size=(steps, num_envs, game.num_agents))
+    return rng.integers(0, game.action_values(),
+                        size=(steps, num_envs, game.num_agents) + game.action_shape())
+
+
+def random_actions(env, rng):
+    """A random action per live agent of a ParallelEnv: an int for ``Discrete`` games,
+    an int array of the action shape for array-action games."""
+    shape, values = env.game.action_shape(), env.game.action_values()
+    if not shape:  # the same draws as rng.integers(action_space.n)
+        return {a: int(rng.integers(0, values)) for a in env.agents}
+    return {a: rng.integers(0, values, size=shape) for a in env.agents}
+
+
+def noop_actions(env):
+    shape = env.game.action_shape()
+    return {a: (np.zeros(shape, dtype=np.int64) if shape else 0) for a in env.agents}
 
 
 def test_same_seed_same_trajectory(determinism_case):
@@ -161,7 +176,7 @@ def test_same_seed_same_trajectory_parallel_env(determinism_case):
                 obs, infos = env.reset(seed=int(rng.integers(1 << 30)))
                 resets += 1
                 log.append((obs, infos, env.snapshot()))
-            actions = {a: int(rng.integers(env.action_space(a).n)) for a in env.agents}
+            actions = random_actions(env, rng)
             log.append(env.step(actions) + (env.snapshot(),))
         return log, resets
 
@@ -209,12 +224,17 @@ def test_reset_seed_twice_same_start(determinism_case):
     snap1 = env.snapshot()
     rng = np.random.default_rng(0)
     for _ in range(10):
-        env.step({a: int(rng.integers(env.action_space(a).n)) for a in env.agents})
+        env.step(random_actions(env, rng))
     assert env.snapshot()["steps"] == 10
     obs2, infos2 = env.reset(seed=77)
     for agent in env.possible_agents:
         assert np.array_equal(obs1[agent], obs2[agent])
-        assert np.array_equal(infos1[agent]["action_mask"], infos2[agent]["action_mask"])
+        m1, m2 = infos1[agent]["action_mask"], infos2[agent]["action_mask"]
+        assert type(m1) is type(m2)
+        if isinstance(m1, tuple):
+            assert len(m1) == len(m2) and all(np.array_equal(x, y) for x, y in zip(m1, m2))
+        else:
+            assert np.array_equal(m1, m2)
         assert infos1[agent]["score"] == infos2[agent]["score"]
     assert_same_snapshots(snap1, env.snapshot(), "reset twice")
     # a batched game's partial reset of one env with the same seed gives that start
@@ -222,7 +242,7 @@ def test_reset_seed_twice_same_start(determinism_case):
     fields = snapshot_fields(game)
     game.reset(77 - 2)   # env 2 gets seed 77
     start = record(game, np.zeros(3, dtype=bool), fields)
-    game.step(np.zeros((3, game.num_agents), dtype=np.int64))
+    game.step(np.zeros((3, game.num_agents) + game.action_shape(), dtype=np.int64))
     game.reset(77, env_ids=[2])
     again = record(game, np.zeros(3, dtype=bool), fields)
     for name in start:
@@ -308,7 +328,7 @@ def test_unseeded_reset_continues_the_seeded_rng(env_id, random_config):
         for _ in range(3):
             steps = 0
             while env.agents and steps < 5:
-                env.step({a: 0 for a in env.agents})
+                env.step(noop_actions(env))
                 steps += 1
             env.reset()
             seen.append(env.snapshot()["board"])

@@ -1,8 +1,9 @@
 """Golden trajectories: (config, seed, actions) -> sha256 of the observations, rewards and
 termination flags, stored in ``tests/golden/<env_id>.json``.
 
-The actions of a case are ``numpy.random.default_rng(seed).integers(0, num_actions,
-size=(steps, num_agents))``; the game is a batch of one env seeded ``seed``, stepped with
+The actions of a case are ``numpy.random.default_rng(seed).integers(0, action_values,
+size=(steps, num_agents) + action_shape)`` (``action_values == num_actions`` and
+``action_shape == ()`` for ``Discrete`` games); the game is a batch of one env seeded ``seed``, stepped with
 autoreset (so a case crosses several games).  The hash covers, in order, the reset's
 observations, then per step the observations, rewards and terminated flags (raw bytes).
 
@@ -35,6 +36,16 @@ GOLDEN_CASES = {
         ({"obs_dtype": "float32", "reward": "zero_sum"}, 3),
         ({"reward": "win_loss", "max_steps": 30}, 4),
     ],
+    "ants_v0": [
+        ({}, 0),
+        ({"board": "quad", "num_players": 4, "reward": "win_loss"}, 1),
+        ({"obs_dtype": "float32", "reward": "zero_sum", "max_turns": 50}, 2),
+    ],
+    "coderunner_v0": [
+        ({}, 0),
+        ({"map": "random"}, 1),
+        ({"obs_dtype": "float32", "reward": "zero_sum"}, 2),
+    ],
     "dungeon_v0": [
         ({}, 0),
         ({"board": "classic", "reward": "win_loss"}, 1),
@@ -46,12 +57,22 @@ GOLDEN_CASES = {
 }
 
 
+def golden_actions(game, seed, steps):
+    """``int64[steps, num_agents, *action_shape]``: the random actions of a case."""
+    return np.random.default_rng(seed).integers(0, game.action_values(),
+                                                size=(steps, game.num_agents) + game.action_shape())
+
+
+def as_action(value):
+    """An action of the ParallelEnv: an int (``Discrete``) or an int array."""
+    return int(value) if np.ndim(value) == 0 else np.asarray(value)
+
+
 def trajectory_hash(env_id, config, seed, steps=STEPS):
     """(sha256 hex, number of episode ends, final scores) of the golden trajectory."""
     module = botarena.env_module(env_id)
     game = module.Game(module.Config(**config), 1)
-    actions = np.random.default_rng(seed).integers(0, game.num_actions(),
-                                                    size=(steps, game.num_agents))
+    actions = golden_actions(game, seed, steps)
     game.reset(seed)
     h = hashlib.sha256()
     h.update(np.ascontiguousarray(game.obs).tobytes())
@@ -130,10 +151,10 @@ def test_golden_trajectory_through_parallel_env(env_id):
     module = botarena.env_module(env_id)
     game = module.Game(module.Config(**config), 1)
     game.reset(seed)
-    actions = np.random.default_rng(seed).integers(0, game.num_actions(), size=(STEPS, game.num_agents))
+    actions = golden_actions(game, seed, STEPS)
     steps = 0
     while env.agents and steps < STEPS:
-        obs, rew, term, trunc, _ = env.step({a: int(actions[steps, i])
+        obs, rew, term, trunc, _ = env.step({a: as_action(actions[steps, i])
                                             for i, a in enumerate(env.possible_agents)})
         game.step(actions[steps][None, :])
         for i, a in enumerate(env.possible_agents):

@@ -21,6 +21,12 @@ NOJIT_CASES = {
         ({"board": "random", "width": 5, "height": 5, "num_players": 3, "symmetric": False,
           "obstacle_density": 0.2, "max_turns": 8}, 1, 30),
     ],
+    "ants_v0": [
+        ({"board": "random", "width": 10, "height": 8, "map_seed": 1, "max_turns": 20}, 0, 50),
+    ],
+    "coderunner_v0": [
+        ({"max_turns": 40}, 0, 60),
+    ],
     "dungeon_v0": [
         # a small map and short games: bombs go off, games end and autoreset within 60 ticks
         ({"width": 7, "height": 7, "metal_blocks": 4, "wooden_blocks": 6, "ore_blocks": 2,
@@ -38,10 +44,10 @@ def bot_trajectory_hash(env_id, config, seed, steps):
     A = game.num_agents
     bots = sorted(game.bots)
     env_ids = np.array([0, 1], dtype=np.int64)
-    out = np.zeros(2, dtype=np.int64)
+    out = np.zeros((2,) + game.action_shape(), dtype=np.int64)
     h = hashlib.sha256()
     for t in range(steps):
-        game.actions[...] = rng.integers(0, game.num_actions(), size=(2, A))
+        game.actions[...] = rng.integers(0, game.action_values(), size=(2, A) + game.action_shape())
         for k, name in enumerate(bots):
             seats = np.full(2, k % A, dtype=np.int64)
             game.bots[name](game.state, game.params, env_ids, seats, out)

@@ -14,23 +14,48 @@ def make_game(env_id, config, num_envs=1):
     return module.Game(module.Config(**config), num_envs)
 
 
+def zeros(game, n):
+    """``n`` no-op actions (0) of the game's action shape."""
+    return np.zeros((n,) + game.action_shape(), dtype=np.int64)
+
+
 def natural_length(env_id, config, seed=0):
     """Steps of a natural game (no max_steps) of ``config`` with no-op actions."""
     env = botarena.parallel_env(env_id, **config)
     env.reset(seed=seed)
+    shape = env.game.action_shape()
     steps = 0
     while env.agents:
-        obs, rew, term, trunc, infos = env.step({a: 0 for a in env.agents})
+        obs, rew, term, trunc, infos = env.step(
+            {a: (np.zeros(shape, dtype=np.int64) if shape else 0) for a in env.agents})
         steps += 1
         assert steps < 10_000
     assert all(term.values()) and not any(trunc.values())
     return steps
 
 
-def random_legal(masks, rng):
-    """A random legal action per row of ``masks``."""
+def random_legal(masks, rng, game):
+    """A random legal action per row of the flat ``masks`` (an array of the game's action
+    shape per row for array-action games: a legal command per cell)."""
     scores = rng.random(masks.shape) * (masks > 0)
-    return scores.argmax(axis=1).astype(np.int64)
+    scores = scores.reshape((len(masks),) + game.action_shape() + (game.action_values(),))
+    return scores.argmax(axis=-1).astype(np.int64)
+
+
+def last_legal_of(game):
+    """The ``f(obs, masks)`` policy that plays the last legal action (of every cell)."""
+    def last_legal(masks):
+        masks = masks.reshape((len(masks),) + game.action_shape() + (game.action_values(),))
+        return masks.shape[-1] - 1 - np.argmax(masks[..., ::-1] > 0, axis=-1)
+    return last_legal
+
+
+def legal_taken(masks, actions, game):
+    """bool per row: every entry of the row's action is legal in its flat mask."""
+    masks = masks.reshape((len(masks), -1, game.action_values()))
+    actions = actions.reshape(len(masks), -1)
+    picked = np.take_along_axis(masks, actions[..., None], axis=-1)[..., 0]
+    return (picked > 0).all(axis=1)
 
 
 # -- SB3 VecEnv ----------------------------------------------------------------------------
@@ -47,11 +72,11 @@ def test_sb3_shapes_all_learners(env_id, short_config):
         for a in range(A):
             assert np.array_equal(obs[e * A + a], venv.game.obs[e, a])
     masks = venv.action_masks()
-    assert masks.shape == (E * A, venv.action_space.n)
+    assert masks.shape == (E * A, venv.game.num_actions())
     assert np.array_equal(masks > 0, venv.game.masks.reshape(E * A, -1) > 0)
     assert (masks > 0).any(axis=1).all()
     rng = np.random.default_rng(0)
-    obs, rewards, dones, infos = venv.step(random_legal(masks, rng))
+    obs, rewards, dones, infos = venv.step(random_legal(masks, rng, venv.game))
     assert obs.shape == (E * A,) + obs_space.shape and obs.dtype == obs_space.dtype
     assert rewards.shape == (E * A,) and rewards.dtype == np.float32
     assert dones.shape == (E * A,) and dones.dtype == np.bool_
@@ -64,8 +89,8 @@ def test_sb3_shapes_with_opponent(env_id, short_config):
     assert venv.num_envs == E
     obs = venv.reset()
     assert obs.shape == (E,) + venv.observation_space.shape
-    assert venv.action_masks().shape == (E, venv.action_space.n)
-    obs, rewards, dones, infos = venv.step(np.zeros(E, dtype=np.int64))
+    assert venv.action_masks().shape == (E, venv.game.num_actions())
+    obs, rewards, dones, infos = venv.step(zeros(venv.game, E))
     assert obs.shape[0] == rewards.shape[0] == dones.shape[0] == len(infos) == E
 
 
@@ -77,7 +102,7 @@ def test_sb3_env_method_action_masks_one_per_slot(env_id, short_config):
     venv = botarena.vector_env(env_id, 2, seed=0, **short_config)
     venv.reset()
     masks = get_action_masks(venv)
-    assert masks.shape == (venv.num_envs, venv.action_space.n)
+    assert masks.shape == (venv.num_envs, venv.game.num_actions())
     assert np.array_equal(masks, venv.action_masks())
 
 
@@ -101,16 +126,17 @@ def test_sb3_autoreset_matches_game_replay(env_id, short_config):
     ends = 0
     first_episode = np.ones(E, dtype=bool)
     for t in range(40):
-        actions = random_legal(venv.action_masks(), rng)
+        actions = random_legal(venv.action_masks(), rng, venv.game)
         obs, rewards, dones, infos = venv.step(actions)
-        mirror.step(actions.reshape(E, A))
+        mirror.step(actions.reshape((E, A) + mirror.action_shape()))
         expect_done = (mirror.terminated | mirror.truncated).reshape(N)
         assert np.array_equal(dones, expect_done), t
         assert np.array_equal(rewards, mirror.rewards.reshape(N))
         for e in range(E):
             if first_episode[e]:
                 o, r, term, trunc, _ = pars[e].step(
-                    {f: int(actions[e * A + i]) for i, f in enumerate(pars[e].possible_agents)})
+                    {f: (int(actions[e * A + i]) if actions.ndim == 1 else actions[e * A + i])
+                     for i, f in enumerate(pars[e].possible_agents)})
                 for i, agent in enumerate(pars[e].possible_agents):
                     expected = infos[e * A + i]["terminal_observation"] if dones[e * A + i] else obs[e * A + i]
                     assert np.array_equal(o[agent], expected), (t, e, agent)
@@ -151,7 +177,7 @@ def test_sb3_time_limit_truncated(env_id, short_config):
         venv.reset()
         done_steps = []
         for t in range(1, 2 * max_steps + 1):
-            obs, rewards, dones, infos = venv.step(np.zeros(2, dtype=np.int64))
+            obs, rewards, dones, infos = venv.step(zeros(venv.game, 2))
             for i in np.flatnonzero(dones):
                 assert infos[i]["TimeLimit.truncated"] is truncated, (max_steps, t)
                 done_steps.append(t)
@@ -179,9 +205,9 @@ def test_sb3_opponent_bot_really_plays(env_id, bot):
         for e in range(num_envs):
             assert np.array_equal(obs[e], game.obs[e, e % A])
         copy = type(game.state)(*[field.copy() for field in game.state])
-        expected = np.zeros(len(env_ids), dtype=np.int64)
+        expected = zeros(game, len(env_ids))
         game.bots[bot](copy, game.params, env_ids, agent_ids, expected)
-        learner = random_legal(venv.action_masks(), rng)
+        learner = random_legal(venv.action_masks(), rng, game)
         obs, rewards, dones, infos = venv.step(learner)
         assert np.array_equal(game.actions[env_ids, agent_ids], expected), t
         assert np.array_equal(game.actions[np.arange(num_envs), np.arange(num_envs) % A], learner)
@@ -191,10 +217,11 @@ def test_sb3_opponent_bot_really_plays(env_id, bot):
 
 def test_sb3_policy_opponent_callable(env_id, short_config):
     calls = []
+    pick = last_legal_of(make_game(env_id, short_config))
 
     def last_legal(obs, masks):
         calls.append((obs.copy(), masks.copy()))
-        return masks.shape[1] - 1 - np.argmax(masks[:, ::-1] > 0, axis=1)
+        return pick(masks)
 
     for opponent in (last_legal, PolicyOpponent(last_legal)):
         calls.clear()
@@ -207,11 +234,11 @@ def test_sb3_policy_opponent_callable(env_id, short_config):
         for t in range(5):
             before_obs = game.obs[opp_env, opp_agent].copy()
             before_masks = game.masks[opp_env, opp_agent].copy()
-            venv.step(np.zeros(3, dtype=np.int64))
+            venv.step(zeros(game, 3))
             seen_obs, seen_masks = calls[-1]
             assert np.array_equal(seen_obs, before_obs)
             assert np.array_equal(seen_masks, before_masks)
-            expected = before_masks.shape[1] - 1 - np.argmax(before_masks[:, ::-1] > 0, axis=1)
+            expected = pick(before_masks)
             assert np.array_equal(game.actions[opp_env, opp_agent], expected)
         assert len(calls) == 5
 
@@ -241,7 +268,8 @@ def test_sb3_seed_reproducible(env_id, short_config):
         venv = botarena.vector_env(env_id, E, opponent="greedy", seed=99, **short_config)
         log = [venv.reset()]
         for t in range(30):
-            obs, rewards, dones, infos = venv.step(np.full(E, t % venv.action_space.n, dtype=np.int64))
+            obs, rewards, dones, infos = venv.step(
+                np.full((E,) + venv.game.action_shape(), t % venv.game.action_values(), dtype=np.int64))
             log += [obs, rewards, dones]
         return log
 
@@ -259,7 +287,7 @@ def test_sb3_ppo_learns_briefly(env_id, short_config):
     model.learn(256)
     assert model.num_timesteps >= 256
     action, _ = model.predict(venv.reset(), deterministic=True)
-    assert action.shape == (2,)
+    assert action.shape == (2,) + venv.game.action_shape()
 
 
 def test_sb3_maskable_ppo_learns_briefly(env_id, short_config):
@@ -273,8 +301,8 @@ def test_sb3_maskable_ppo_learns_briefly(env_id, short_config):
     obs = venv.reset()
     masks = venv.action_masks()
     action, _ = model.predict(obs, action_masks=masks, deterministic=True)
-    assert action.shape == (venv.num_envs,)
-    assert (masks[np.arange(venv.num_envs), action] > 0).all()
+    assert action.shape == (venv.num_envs,) + venv.game.action_shape()
+    assert legal_taken(masks, action, venv.game).all()
 
 
 # -- Gymnasium VectorEnv ------------------------------------------------------------------
@@ -287,15 +315,16 @@ def test_gymnasium_vector_env(env_id, short_config):
     assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     assert venv.num_envs == E * A
     assert venv.observation_space.shape == (E * A,) + venv.single_observation_space.shape
-    assert venv.action_space.shape == (E * A,)
+    assert venv.action_space.shape == (E * A,) + venv.slots.game.action_shape()
     obs, infos = venv.reset(seed=5)
     assert venv.observation_space.contains(obs)
-    assert infos["action_mask"].shape == (E * A, venv.single_action_space.n)
+    assert infos["action_mask"].shape == (E * A, venv.slots.game.num_actions())
     rng = np.random.default_rng(0)
     ends = 0
     for t in range(30):
         prev = obs
-        obs, rewards, terminated, truncated, infos = venv.step(random_legal(infos["action_mask"], rng))
+        obs, rewards, terminated, truncated, infos = venv.step(
+            random_legal(infos["action_mask"], rng, venv.slots.game))
         assert obs.shape == prev.shape and rewards.shape == terminated.shape == truncated.shape == (E * A,)
         assert venv.observation_space.contains(obs)
         done = terminated | truncated
@@ -322,7 +351,7 @@ def test_gymnasium_vector_env_with_opponent(env_id, short_config):
     assert venv.num_envs == 3
     obs, infos = venv.reset(seed=0)
     assert obs.shape == (3,) + venv.single_observation_space.shape
-    obs, rewards, terminated, truncated, infos = venv.step(np.zeros(3, dtype=np.int64))
+    obs, rewards, terminated, truncated, infos = venv.step(zeros(venv.slots.game, 3))
     assert rewards.shape == (3,)
 
 
@@ -340,7 +369,8 @@ def test_supersuit_vec_env_steps(env_id):
     start = par.snapshot()["scores"].astype(np.float64)
     total = np.zeros(A)
     for t in range(20):
-        obs, rewards, terminated, truncated, infos = venv.step(np.full(A, t % par.action_space(par.possible_agents[0]).n))
+        obs, rewards, terminated, truncated, infos = venv.step(
+            np.full((A,) + par.game.action_shape(), t % par.game.action_values()))
         assert obs.shape[0] == rewards.shape[0] == A
         total += rewards
     assert par.snapshot()["steps"] == 20
@@ -365,7 +395,7 @@ def test_gymnasium_vector_env_truncation(env_id, short_config):
                                          **dict(short_config, max_steps=length - 2))
     venv.reset(seed=1)
     for t in range(1, length - 1):
-        obs, rewards, terminated, truncated, infos = venv.step(np.zeros(2, dtype=np.int64))
+        obs, rewards, terminated, truncated, infos = venv.step(zeros(venv.slots.game, 2))
         if t < length - 2:
             assert not (terminated | truncated).any()
     assert truncated.all() and not terminated.any()
@@ -373,5 +403,27 @@ def test_gymnasium_vector_env_truncation(env_id, short_config):
     venv2 = botarena.gymnasium_vector_env(env_id, 2, opponent="random", **short_config)
     venv2.reset(seed=1)
     for t in range(length):
-        obs, rewards, terminated, truncated, infos = venv2.step(np.zeros(2, dtype=np.int64))
+        obs, rewards, terminated, truncated, infos = venv2.step(zeros(venv2.slots.game, 2))
     assert terminated.all() and not truncated.any()
+
+
+def test_envs_pickle_and_play_on(env_id):
+    """Subprocess vector envs and Ray copy envs by pickling: the copy carries the state and
+    steps on exactly like the original."""
+    import pickle
+
+    env = botarena.parallel_env(env_id)
+    env.reset(seed=5)
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.agents == env.agents
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        actions = {a: env.action_space(a).sample(env.action_mask(a).astype(np.int8))
+                   if not env.game.action_shape() else env.action_space(a).sample()
+                   for a in env.agents}
+        a = env.step(actions)
+        b = copy.step(actions)
+        for agent in a[0]:
+            assert np.array_equal(a[0][agent], b[0][agent])
+            assert a[1][agent] == b[1][agent]
+    assert env.snapshot()["scores"].tolist() == copy.snapshot()["scores"].tolist()
