@@ -84,17 +84,31 @@ class BatchedGame(ABC):
         self.truncated = np.zeros((E, A), dtype=np.bool_)
         self._env_mask = np.zeros(E, dtype=np.bool_)
         self._seeded = False
-        threaded = self.num_envs >= PARALLEL_MIN_ENVS and numba.get_num_threads() > 1
+        self.threaded = self.num_envs >= PARALLEL_MIN_ENVS and numba.get_num_threads() > 1
         if threads is not None:
-            threaded = bool(threads)
+            self.threaded = bool(threads)
+        self._bind_kernels()
+
+    def _bind_kernels(self):
+        """Compile (or load from numba's cache) the kernels for these buffers' exact types."""
         k = self.kernels
-        # compiled (or loaded from numba's cache) now, for these buffers' exact types
-        self._reset = bind(k.reset_parallel if threaded else k.reset, self.state, self.params,
-                           self._env_mask, self.obs, self.masks)
-        self._step = bind(k.step_parallel if threaded else k.step, self.state, self.params,
+        self._reset = bind(k.reset_parallel if self.threaded else k.reset, self.state,
+                           self.params, self._env_mask, self.obs, self.masks)
+        self._step = bind(k.step_parallel if self.threaded else k.step, self.state, self.params,
                           self.actions, False, self.rewards, self.terminated, self.truncated,
                           self.obs, self.masks, self.final_obs, self.final_scores,
                           self.final_rank_keys)
+
+    def __getstate__(self):
+        """Picklable (SuperSuit's and SB3's subprocess vector envs, Ray copy envs): the
+        compiled entry points are dropped and bound again on unpickling."""
+        state = self.__dict__.copy()
+        del state["_reset"], state["_step"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._bind_kernels()
 
     # -- driving -------------------------------------------------------------------
     def reset(self, seed=None, env_ids=None):
