@@ -1,0 +1,154 @@
+"""Imitation warm start: clone a scripted bot into a MaskablePPO policy before PPO.
+
+``collect(env_id, num_envs, steps, opponent, ...)`` plays ``botarena.vector_env`` games in
+which the learner seat asks the game's ``teacher`` bot (``game.bots["greedy"]``) for its
+action every turn and records ``(obs, action mask, teacher action, reward, done)``; the
+seat plays the teacher's action, or with probability ``epsilon`` a uniformly random legal
+one (so the data also covers states the teacher itself would not reach), or, with
+``policy`` given, the policy's own action with probability ``1 - beta`` (DAgger).  The
+bots draw their tie-breaks from the per-env agent RNG stream, so asking the teacher
+changes the opponents' random choices, not the game's.
+
+``pretrain(model, data, epochs, ...)`` fits the policy's action head by cross-entropy on
+the masked logits (the teacher's action as the label) and the value head on the observed
+discounted returns (``gamma``), with Adam on mini-batches; returns the final accuracy
+(argmax of the masked logits equal to the teacher's action) and value loss.
+"""
+import sys
+import time
+
+import numpy as np
+
+import botarena
+
+
+def _random_legal(masks, rng):
+    """A uniformly random legal action per row of ``masks``."""
+    u = rng.random(masks.shape) * masks
+    return u.argmax(1)
+
+
+def collect(env_id, num_envs, steps, opponent=("random", "greedy"), seed=0, teacher="greedy",
+            epsilon=0.0, policy=None, beta=1.0, gamma=0.99, **config):
+    """Record ``steps`` turns of ``num_envs`` learner seats; returns a dict of arrays
+    ``obs (N, C, H, W) float32, masks (N, A) bool, actions (N,) int64, returns (N,)
+    float32`` with ``N = num_envs * steps`` (returns are discounted to the episode's end,
+    or to the end of the recording for episodes still running)."""
+    config = dict(config)
+    config["obs_dtype"] = "float32"
+    # threads=False: numba's parallel kernel (256+ envs) thrashes on a few shared cores
+    torch = sys.modules.get("torch")
+    torch_threads = torch.get_num_threads() if torch is not None else None
+    venv = botarena.vector_env(env_id, num_envs, opponent=list(opponent), seed=seed,
+                               threads=False, **config)
+    if torch is not None:
+        # numba's threading layer (started for games of 256+ envs) resets the OpenMP
+        # threads torch shares; 2 threads on busy cores ran torch ~10x slower than 1
+        torch.set_num_threads(torch_threads)
+    slots, game = venv.slots, venv.slots.game
+    bot = game.bots[teacher]
+    rng = np.random.default_rng(seed)
+    n = venv.num_envs
+    obs_buf = np.empty((steps, n) + venv.observation_space.shape, dtype=np.float32)
+    mask_buf = np.empty((steps, n, venv.action_space.n), dtype=bool)
+    act_buf = np.empty((steps, n), dtype=np.int64)
+    rew_buf = np.empty((steps, n), dtype=np.float32)
+    done_buf = np.empty((steps, n), dtype=bool)
+    out = np.zeros(n, dtype=np.int64)
+    obs = venv.reset()
+    for t in range(steps):
+        masks = venv.action_masks()
+        bot(game.state, game.params, slots.learner_env, slots.learner_agent, out)
+        obs_buf[t], mask_buf[t], act_buf[t] = obs, masks, out
+        play = out.copy()
+        if policy is not None and beta < 1.0:
+            own = rng.random(n) >= beta
+            if own.any():
+                pa, _ = policy.predict(obs[own], action_masks=masks[own], deterministic=False)
+                play[own] = pa
+        if epsilon > 0:
+            explore = rng.random(n) < epsilon
+            if explore.any():
+                play[explore] = _random_legal(masks[explore], rng)
+        obs, rew, dones, _ = venv.step(play)
+        rew_buf[t], done_buf[t] = rew, dones
+    ret = np.zeros((steps, n), dtype=np.float32)
+    running = np.zeros(n, dtype=np.float32)
+    for t in range(steps - 1, -1, -1):
+        running = rew_buf[t] + gamma * running * (~done_buf[t])
+        ret[t] = running
+    venv.close()
+    flat = lambda a: a.reshape((steps * n,) + a.shape[2:])  # noqa: E731
+    return {"obs": flat(obs_buf), "masks": flat(mask_buf), "actions": flat(act_buf),
+            "returns": flat(ret)}
+
+
+def pretrain(model, data, epochs=4, batch_size=1024, learning_rate=1e-3, vf_coef=0.5,
+             seed=0, time_budget_s=None, log=None):
+    """Behaviour cloning of ``data`` (see ``collect``) into ``model.policy``; returns
+    ``{"accuracy", "ce", "value_mse", "epochs", "seconds"}`` (accuracy and losses of the
+    last epoch, on the training data as it went by)."""
+    import torch
+
+    policy = model.policy
+    policy.set_training_mode(True)
+    opt = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    obs = torch.as_tensor(data["obs"])
+    masks = torch.as_tensor(data["masks"])
+    actions = torch.as_tensor(data["actions"])
+    returns = torch.as_tensor(data["returns"])
+    n = len(actions)
+    gen = torch.Generator().manual_seed(seed)
+    t0 = time.perf_counter()
+    stats = {}
+    done_epochs = 0
+    for epoch in range(epochs):
+        perm = torch.randperm(n, generator=gen)
+        correct, ce_sum, v_sum, count = 0, 0.0, 0.0, 0
+        for start in range(0, n, batch_size):
+            idx = perm[start:start + batch_size]
+            features = policy.extract_features(obs[idx])
+            if policy.share_features_extractor:
+                latent_pi, latent_vf = policy.mlp_extractor(features)
+            else:
+                latent_pi = policy.mlp_extractor.forward_actor(features[0])
+                latent_vf = policy.mlp_extractor.forward_critic(features[1])
+            logits = policy.action_net(latent_pi)
+            logits = torch.where(masks[idx], logits, torch.tensor(-1e8))
+            values = policy.value_net(latent_vf).flatten()
+            ce = torch.nn.functional.cross_entropy(logits, actions[idx])
+            v_loss = torch.nn.functional.mse_loss(values, returns[idx])
+            loss = ce + vf_coef * v_loss
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            opt.step()
+            b = len(idx)
+            if time_budget_s is not None and time.perf_counter() - t0 >= time_budget_s:
+                break
+            correct += int((logits.argmax(1) == actions[idx]).sum())
+            ce_sum += float(ce.detach()) * b
+            v_sum += float(v_loss.detach()) * b
+            count += b
+        done_epochs += 1
+        count = max(count, 1)
+        stats = {"accuracy": correct / count, "ce": ce_sum / count, "value_mse": v_sum / count}
+        if log is not None:
+            log(f"pretrain epoch {epoch + 1}/{epochs}: accuracy {stats['accuracy']:.3f} "
+                f"ce {stats['ce']:.3f} value mse {stats['value_mse']:.2f} "
+                f"({time.perf_counter() - t0:.0f}s)")
+        if time_budget_s is not None and time.perf_counter() - t0 >= time_budget_s:
+            break
+    policy.set_training_mode(False)
+    stats.update({"epochs": done_epochs, "seconds": time.perf_counter() - t0})
+    return stats
+
+
+def agreement(model, env_id="paint_v0", num_envs=64, steps=50, seed=123, teacher="greedy",
+              opponent=("random", "greedy"), **config):
+    """Share of states (teacher-played games) where ``model``'s most likely action is the
+    teacher's."""
+    data = collect(env_id, num_envs, steps, opponent=opponent, seed=seed, teacher=teacher,
+                   **config)
+    pred, _ = model.predict(data["obs"], action_masks=data["masks"], deterministic=True)
+    return float(np.mean(pred == data["actions"]))
