@@ -96,7 +96,8 @@ SHORT_CONFIGS = {
                  "max_turns": 7},
     # no bomb can go off within 12 ticks (fuse 35): nobody dies, all end together
     "dungeon_v0": {"max_ticks": 12},
-    "ants_v0": {"max_turns": 12},
+    # food in store: no colony runs out of ants (and is eliminated early) whatever is played
+    "ants_v0": {"max_turns": 12, "start_food": 12},
     "coderunner_v0": {"max_turns": 20},
 }
 

@@ -112,10 +112,23 @@ def assert_same(a, b, what):
     return steps
 
 
+def same_value(x, y):
+    """Equal snapshot values: arrays, numbers, strings, and nested (possibly ragged) lists,
+    tuples and dicts of them."""
+    if isinstance(x, dict) or isinstance(y, dict):
+        return (isinstance(x, dict) and isinstance(y, dict) and x.keys() == y.keys()
+                and all(same_value(x[k], y[k]) for k in x))
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        if len(x) == len(y) and all(same_value(u, v) for u, v in zip(x, y)):
+            return True
+        return False
+    return np.array_equal(np.asarray(x), np.asarray(y))
+
+
 def assert_same_snapshots(a, b, what):
     assert a.keys() == b.keys(), what
     for key in a:
-        assert np.array_equal(np.asarray(a[key]), np.asarray(b[key])), (what, key)
+        assert same_value(a[key], b[key]), (what, key)
 
 
 def action_table(env_id, config, seed, steps, num_envs):
