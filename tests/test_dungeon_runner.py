@@ -265,7 +265,8 @@ def test_realtime_sleeping_agent_does_not_block_the_game(tmp_path):
     assert ticks * step * 0.8 <= elapsed < ticks * step + 1.5   # blocking: >= 4.5 s
     slow_moves = [m[0] for _, m in runner.history]
     # late answers are used on a later tick: a few bombs, far fewer than ticks
-    assert 1 <= slow_moves.count("p") <= ticks // 5
+    bombs = slow_moves.count("p")
+    assert bombs >= 1 and bombs <= ticks // 5
     assert slow_moves[0] == ""
 
 

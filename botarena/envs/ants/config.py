@@ -2,8 +2,7 @@
 from dataclasses import dataclass, fields
 from typing import Optional
 
-from ...core.batched import OBS_DTYPES
-from ...core.rewards import REWARD_MODES
+from ...core.config import check_common
 from .constants import MAX_PLAYERS, MIN_PLAYERS, RANDOM_BOARD
 from .maps import generate_map, load_map
 
@@ -52,10 +51,7 @@ class Config:
     max_steps: Optional[int] = None
 
     def __post_init__(self):
-        if self.reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {self.reward!r}")
-        if self.obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {self.obs_dtype!r}")
+        check_common(self)
         if not isinstance(self.spawn_food_at_reset, bool):
             raise ValueError(f"spawn_food_at_reset must be a bool, got {self.spawn_food_at_reset!r}")
         positive = ("num_players", "hills_per_player", "width", "height", "max_turns")
@@ -74,9 +70,6 @@ class Config:
         if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
             raise ValueError(f"ants takes {MIN_PLAYERS} to {MAX_PLAYERS} colonies, got "
                              f"{self.num_players}")
-        if self.max_steps is not None and (not isinstance(self.max_steps, int)
-                                           or isinstance(self.max_steps, bool) or self.max_steps < 1):
-            raise ValueError(f"max_steps must be a positive int or None, got {self.max_steps!r}")
         if self.attack_radius2 > 400 or self.gather_radius2 > 400:
             raise ValueError("attack_radius2 and gather_radius2 must be <= 400")
         if self.max_turns > 1_000_000 or self.start_food > 1_000_000 or self.max_food > 1_000_000:

@@ -2,8 +2,7 @@
 from dataclasses import dataclass, fields
 from typing import Optional
 
-from ...core.batched import OBS_DTYPES
-from ...core.rewards import REWARD_MODES
+from ...core.config import check_common
 from .constants import RANDOM_MAP
 from .maps import load_map
 
@@ -57,10 +56,7 @@ class Config:
     max_steps: Optional[int] = None
 
     def __post_init__(self):
-        if self.reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {self.reward!r}")
-        if self.obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {self.obs_dtype!r}")
+        check_common(self)
         if not isinstance(self.mirror, bool):
             raise ValueError(f"mirror must be a bool, got {self.mirror!r}")
         positive = ("random_maps", "max_turns", "brick_restore", "gold_respawn",
@@ -89,8 +85,5 @@ class Config:
             raise ValueError(f"random_maps must be <= 64, got {self.random_maps}")
         if isinstance(self.death_penalty, bool) or not isinstance(self.death_penalty, (int, float)):
             raise ValueError(f"death_penalty must be a number, got {self.death_penalty!r}")
-        if self.max_steps is not None and (not isinstance(self.max_steps, int)
-                                           or isinstance(self.max_steps, bool) or self.max_steps < 1):
-            raise ValueError(f"max_steps must be a positive int or None, got {self.max_steps!r}")
         if not (isinstance(self.map, str) and self.map == RANDOM_MAP):
             load_map(self.map)

@@ -2,8 +2,7 @@
 from dataclasses import dataclass, fields
 from typing import Optional
 
-from ...core.batched import OBS_DTYPES
-from ...core.rewards import REWARD_MODES
+from ...core.config import check_common
 from .constants import MAX_PLAYERS, MIN_PLAYERS, RANDOM_BOARD
 from .maps import CELLS_KEPT_PER_PLAYER, load_board
 
@@ -63,10 +62,7 @@ class Config:
     max_steps: Optional[int] = None
 
     def __post_init__(self):
-        if self.reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {self.reward!r}")
-        if self.obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {self.obs_dtype!r}")
+        check_common(self)
         if not isinstance(self.symmetric, bool):
             raise ValueError(f"symmetric must be a bool, got {self.symmetric!r}")
         positive = ("width", "height", "num_players", "player_hp", "bomb_fuse", "ore_hp",
@@ -81,9 +77,6 @@ class Config:
                 low = 1 if f.name in positive else 0
                 if value < low:
                     raise ValueError(f"{f.name} must be >= {low}, got {value}")
-        if self.max_steps is not None and (not isinstance(self.max_steps, int)
-                                           or isinstance(self.max_steps, bool) or self.max_steps < 1):
-            raise ValueError(f"max_steps must be a positive int or None, got {self.max_steps!r}")
         if self.treasure_max < self.treasure_min:
             raise ValueError(f"treasure_max ({self.treasure_max}) < treasure_min ({self.treasure_min})")
         if self.ore_hp > 255 or self.player_hp > 10_000 or self.bomb_fuse > 10_000 \

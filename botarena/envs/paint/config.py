@@ -2,8 +2,7 @@
 from dataclasses import dataclass
 from typing import Optional
 
-from ...core.batched import OBS_DTYPES
-from ...core.rewards import REWARD_MODES
+from ...core.config import check_common
 from .constants import RANDOM_BOARD
 from .maps import load_board
 
@@ -41,15 +40,10 @@ class Config:
     max_steps: Optional[int] = None
 
     def __post_init__(self):
-        if self.reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {self.reward!r}")
-        if self.obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {self.obs_dtype!r}")
-        for name in ("max_turns", "max_steps"):
-            value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
-                                      or value < 1):
-                raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+        check_common(self)
+        turns = self.max_turns
+        if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool) or turns < 1):
+            raise ValueError(f"max_turns must be a positive int or None, got {turns!r}")
         if isinstance(self.board, str) and self.board == RANDOM_BOARD:
             self._check_generator()
         else:
