@@ -15,7 +15,10 @@ Observations
     colour, any opponent's colour, obstacles, own avatar, other avatars, and a constant
     plane of the time left (turns_left / max_turns).  ``obs_dtype="uint8"`` (default):
     0/255, time 0..255 (SB3 reads it as an image and scales it to [0, 1]); ``"float32"``:
-    all in [0, 1].
+    all in [0, 1].  ``view="ego"``: the same planes on a (2H-1, 2W-1) window centred on
+    the observer's avatar (board square (r, c) at (r - row + H - 1, c - col + W - 1)), so
+    a walk or a shot covers the same window squares wherever the avatar stands; squares off
+    the board read as obstacles.  A flat MLP learns paint several times faster from it.
 
 Rules (``rules.py``, one function per paragraph)
     Walks move first; while a square holds several avatars their walks are undone (so

@@ -3,7 +3,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ...core.config import check_common
-from .constants import RANDOM_BOARD
+from .constants import BOARD_VIEW, RANDOM_BOARD, VIEWS
 from .maps import load_board
 
 TURNS_PER_COLUMN = 10  # the original boards last 10 turns per column (10x10: 100, 5x11: 110)
@@ -26,6 +26,8 @@ class Config:
     reward: "score" (change of own square count), "zero_sum" (change of the margin over
         the best opponent) or "win_loss" (+1/0/-1 at the end).
     obs_dtype: "uint8" (planes 0/255, time left 0..255) or "float32" (all in [0, 1]).
+    view: "board" (the planes cover the board as it is) or "ego" (a (2H-1, 2W-1) window
+        centred on the observer's avatar; squares off the board read as obstacles).
     max_steps: truncate an episode after this many steps (None: play to the end).
     """
     board: object = "10x10"
@@ -37,10 +39,13 @@ class Config:
     max_turns: Optional[int] = None
     reward: str = "score"
     obs_dtype: str = "uint8"
+    view: str = BOARD_VIEW
     max_steps: Optional[int] = None
 
     def __post_init__(self):
         check_common(self)
+        if self.view not in VIEWS:
+            raise ValueError(f"view must be one of {VIEWS}, got {self.view!r}")
         turns = self.max_turns
         if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool) or turns < 1):
             raise ValueError(f"max_turns must be a positive int or None, got {turns!r}")

@@ -7,7 +7,7 @@ from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS
 from .config import TURNS_PER_COLUMN, Config
-from .constants import NUM_ACTIONS, NUM_PLANES, OBSTACLE, RANDOM_BOARD
+from .constants import EGO_VIEW, NUM_ACTIONS, NUM_PLANES, OBSTACLE, RANDOM_BOARD
 from .maps import load_board
 from .state import alloc
 
@@ -55,12 +55,14 @@ class PaintGame(BatchedGame):
             num_players=self._players, obstacle_density=float(c.obstacle_density),
             symmetric=bool(c.symmetric), max_turns=int(self.max_turns),
             reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
-            on=OBS_DTYPES[c.obs_dtype](OBS_ONE[c.obs_dtype]), full=float(OBS_ONE[c.obs_dtype]),
+            ego=c.view == EGO_VIEW, on=OBS_DTYPES[c.obs_dtype](OBS_ONE[c.obs_dtype]), full=float(OBS_ONE[c.obs_dtype]),
             round=0.5 if c.obs_dtype == "uint8" else 0.0,
             alive=np.ones(self._players, dtype=np.bool_),
         )
 
     def observation_shape(self):
+        if self.config.view == EGO_VIEW:
+            return (NUM_PLANES, 2 * self.height - 1, 2 * self.width - 1)
         return (NUM_PLANES, self.height, self.width)
 
     def num_actions(self):

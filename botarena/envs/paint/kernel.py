@@ -1,7 +1,8 @@
 """Paint's batch kernels (the contract in ``botarena.core.batched``).
 
 ``p``, the params tuple: the board template (``colour``, ``positions``) or the generator
-settings, ``max_turns``, the reward mode, ``max_steps``, ``on`` (a true cell, in the
+settings, ``max_turns``, the reward mode, ``max_steps``, ``ego`` (the planes are centred on
+the observer's avatar, ``Config.view == "ego"``), ``on`` (a true cell, in the
 obs dtype: 255 or 1.0), ``full`` (the same as a float: the TIME_LEFT plane's value at the
 first turn), ``round`` (0.5 where planes are stored as integers, so that stores round)
 and ``alive`` (all True: nobody leaves a paint game, so it also serves as the row of
@@ -19,7 +20,7 @@ from .rules import legal_actions, play_turn
 
 Params = namedtuple("Params", [
     "colour", "positions", "generate", "num_players", "obstacle_density", "symmetric",
-    "max_turns", "reward_mode", "max_steps", "on", "full", "round", "alive",
+    "max_turns", "reward_mode", "max_steps", "ego", "on", "full", "round", "alive",
 ])
 
 
@@ -52,8 +53,8 @@ OWN_PAINT, OPPONENT_PAINT, OBSTACLE_PLANE, OWN_AVATAR, OPPONENT_AVATAR, TIME_LEF
 
 
 @njit(cache=True, _nrt=False)
-def observe_env(s, p, e, obs, masks):
-    """Every player's planes (``obs[a]``, see constants.Plane) and action mask of env e.
+def observe_board(s, p, e, obs):
+    """Every player's planes (``obs[a]``, see constants.Plane) over the board as it is.
 
     The loops run over the flattened board, one plane each, so that each compiles to
     vector stores (one loop storing all six planes did not vectorize)."""
@@ -87,7 +88,49 @@ def observe_env(s, p, e, obs, masks):
         for b in range(positions.shape[0]):
             i = positions[b, 0] * width + positions[b, 1]
             planes[OWN_AVATAR if b == a else OPPONENT_AVATAR, i] = on
-        legal_actions(colour, positions, a, masks[a])
+
+
+@njit(cache=True, _nrt=False)
+def observe_ego(s, p, e, obs):
+    """Every player's planes on a (2H-1, 2W-1) window centred on its own avatar: board
+    square (r, c) is window square (r - row + H - 1, c - col + W - 1), so the whole board
+    is in view from anywhere; window squares off the board read as obstacles."""
+    height, width = s.colour.shape[1], s.colour.shape[2]
+    colour, positions = s.colour[e], s.positions[e]
+    time_value = p.full * s.turns_left[e] / p.max_turns + p.round
+    on = p.on
+    for a in range(positions.shape[0]):
+        me = a + 1
+        planes = obs[a]
+        planes[TIME_LEFT, 0, 0] = time_value
+        time_cell = planes[TIME_LEFT, 0, 0]   # cast once to the obs dtype
+        for k in range(planes.shape[0]):
+            fill = on if k == OBSTACLE_PLANE else time_cell if k == TIME_LEFT else 0
+            plane = planes[k]
+            for r in range(plane.shape[0]):
+                for c in range(plane.shape[1]):
+                    plane[r, c] = fill
+        top, left = height - 1 - positions[a, 0], width - 1 - positions[a, 1]
+        for r in range(height):
+            for c in range(width):
+                value = colour[r, c]
+                planes[OWN_PAINT, top + r, left + c] = (value == me) * on
+                planes[OPPONENT_PAINT, top + r, left + c] = ((value > 0) & (value != me)) * on
+                planes[OBSTACLE_PLANE, top + r, left + c] = (value == OBSTACLE) * on
+        for b in range(positions.shape[0]):
+            planes[OWN_AVATAR if b == a else OPPONENT_AVATAR,
+                   top + positions[b, 0], left + positions[b, 1]] = on
+
+
+@njit(cache=True, _nrt=False)
+def observe_env(s, p, e, obs, masks):
+    """Every player's planes (board or ego view) and action mask of env e."""
+    if p.ego:
+        observe_ego(s, p, e, obs)
+    else:
+        observe_board(s, p, e, obs)
+    for a in range(s.positions.shape[1]):
+        legal_actions(s.colour[e], s.positions[e], a, masks[a])
 
 
 @njit(cache=True, _nrt=False)
