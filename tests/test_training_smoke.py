@@ -89,11 +89,20 @@ def test_ppo_cli_smoke(tmp_path):
 
     from sb3_contrib import MaskablePPO
     model = MaskablePPO.load(str(out / "model.zip"), device="cpu")
-    venv = botarena.vector_env("paint_v0", 2, opponent="random", obs_dtype="float32")
+    assert results["config"]["view"] == "ego"   # the trainer's default for paint
+    config = {k: v for k, v in results["config"].items() if k != "reward"}
+    venv = botarena.vector_env("paint_v0", 2, opponent="random", **config)
     obs = venv.reset()
+    assert obs.shape == (2, 6, 19, 19)
     actions, _ = model.predict(obs, action_masks=venv.action_masks(), deterministic=True)
     assert actions.shape == (2,)
     assert all(venv.action_masks()[i, a] for i, a in enumerate(actions))
+
+    # the evaluation CLI finds the env and its config beside the model
+    from botarena.training.evaluate import main as evaluate_main
+    evals = evaluate_main(["--model", str(out / "model.zip"), "--games", "4",
+                           "--opponent", "greedy"])
+    assert evals["greedy"]["games"] == 4
 
 
 def test_pretrain_clones_greedy():
@@ -104,7 +113,6 @@ def test_pretrain_clones_greedy():
     import torch
     from sb3_contrib import MaskablePPO
 
-    from botarena.training.ppo import build_extractors
     from botarena.training.pretrain import agreement, collect, pretrain
 
     torch.manual_seed(0)
@@ -115,9 +123,7 @@ def test_pretrain_clones_greedy():
     assert np.isfinite(data["returns"]).all() and data["returns"].max() > 1
     venv = botarena.vector_env("paint_v0", 2, opponent="greedy", obs_dtype="float32")
     model = MaskablePPO("MlpPolicy", venv, seed=0, device="cpu", policy_kwargs={
-        "features_extractor_class": build_extractors()["egomlp"],
-        "features_extractor_kwargs": {"features_dim": 128},
-        "share_features_extractor": False, "net_arch": {"pi": [64], "vf": [64]}})
+        "net_arch": {"pi": [128, 64], "vf": [64]}})
     stats = pretrain(model, data, epochs=60, learning_rate=3e-3, batch_size=128)
     assert stats["epochs"] == 60 and stats["accuracy"] >= 0.5
     pred, _ = model.predict(data["obs"], action_masks=data["masks"], deterministic=True)

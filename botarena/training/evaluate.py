@@ -15,6 +15,7 @@ CLI::
 import argparse
 import inspect
 import json
+import os
 import time
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy as np
 import botarena
 
 MAX_EVAL_ENVS = 256
+DEFAULT_ENV = "paint_v0"
 
 
 def as_act_fn(policy, deterministic=True):
@@ -119,6 +121,19 @@ def load_model(path):
         return PPO.load(path, device="cpu")
 
 
+def trained_config(model_path):
+    """``(env_id, config)`` a model was trained with, from the ``results.json`` that
+    ``training.ppo`` writes beside ``model.zip`` (the reward left out: it does not change
+    the game); ``(None, {})`` where there is none."""
+    path = os.path.join(os.path.dirname(os.path.abspath(model_path)), "results.json")
+    if not os.path.exists(path):
+        return None, {}
+    with open(path) as f:
+        saved = json.load(f)
+    config = {k: v for k, v in saved.get("config", {}).items() if k != "reward"}
+    return saved.get("env"), config
+
+
 def parse_config(items):
     config = {}
     for item in items or []:
@@ -133,7 +148,9 @@ def parse_config(items):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, help="a model zip saved by training.ppo")
-    parser.add_argument("--env", default="paint_v0")
+    parser.add_argument("--env", default=None,
+                        help="env id (default: the one the model was trained on, from the "
+                             "results.json beside it, else paint_v0)")
     parser.add_argument("--opponent", nargs="+", default=["random", "greedy"],
                         help="bot name(s) of the game (e.g. random greedy)")
     parser.add_argument("--games", type=int, default=200)
@@ -141,16 +158,19 @@ def main(argv=None):
     parser.add_argument("--sample", action="store_true",
                         help="sample actions instead of playing the most likely one")
     parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
-                        help="env config (JSON values), e.g. board='\"5x11\"'")
+                        help="env config (JSON values), e.g. board='\"5x11\"', over the "
+                             "config the model was trained with (results.json)")
     parser.add_argument("--json", action="store_true", help="print the full results as JSON")
     args = parser.parse_args(argv)
     import torch
     torch.set_num_threads(max(1, min(torch.get_num_threads(), 2)))
     model = load_model(args.model)
-    config = parse_config(args.config)
+    env_id, config = trained_config(args.model)
+    env_id = args.env or env_id or DEFAULT_ENV
+    config.update(parse_config(args.config))
     results = {}
     for opp in args.opponent:
-        r = evaluate(model, args.env, opp, games=args.games, seed=args.seed,
+        r = evaluate(model, env_id, opp, games=args.games, seed=args.seed,
                      deterministic=not args.sample, **config)
         results[opp] = r
         print(format_result(r), flush=True)

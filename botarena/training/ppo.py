@@ -19,11 +19,10 @@ towards the bot's action, value head on the observed returns), then PPO fine-tun
 counts against ``--minutes``.
 
 Policies (``--arch``): ``mlp`` (default): the flattened float32 planes (SB3's
-``FlattenExtractor``) into 128-128 tanh heads, ~2000+ steps/s on 2 busy cores;
-``egomlp`` (``EgoMLP``): a 9x9 window of the planes re-centred on the own avatar plus the
-planes as they are, flattened, one linear layer; ``rays``: ``egomlp`` plus the
-eight rays from the avatar; ``ego`` (``EgoCNN``) and ``plain`` (``PlanesCNN``): 3x3
-convolutions, ~10x the cost per sample.  torch runs on ``--threads`` (1 by default).
+``FlattenExtractor``) into 128-128 tanh heads; ``cnn`` (``PlanesCNN``): 3x3 convolutions
+over the planes, ~10x the cost per sample.  torch runs on ``--threads`` (1 by default).
+paint_v0 trains on its ego view (``ENV_CONFIG``): the planes centred on the own avatar, so
+a walk or a shot covers the same inputs wherever the avatar stands.
 """
 import argparse
 import copy
@@ -69,14 +68,13 @@ ENV_CONFIG = {"paint_v0": {"view": "ego"}}
 # 20 min ~6.4M steps, 0.99 and 0.43 (README).
 DEFAULT_MINUTES = 5.0
 
-# Features extractors (--arch): "mlp" flattens the planes (SB3's FlattenExtractor); the
-# others are in build_extractors().
-ARCHS = ("mlp", "egomlp", "rays", "ego", "plain")
-# paint_v0 10x10, 3-minute runs on 2 busy cores: the flat MLP (128-128 heads, ~2200 fps)
-# reached 0.97 vs random and 0.05 vs greedy; EgoCNN ran at 200-300 fps.
+# Features extractors (--arch): "mlp" flattens the planes (SB3's FlattenExtractor); "cnn"
+# is in build_extractors().  paint_v0 10x10, 3-minute runs on 2 busy cores: the flat MLP
+# (128-128 heads, ~2200 fps) reached 0.97 vs random and 0.05 vs greedy; a CNN ran at
+# 200-300 fps.
+ARCHS = ("mlp", "cnn")
 DEFAULT_ARCH = "mlp"
 DEFAULT_NET_ARCH = "128,128"
-DEFAULT_RADIUS = 4           # a 9x9 ego window (plus the whole board as it is)
 DEFAULT_FEATURES_DIM = 128
 
 # Imitation warm start (--pretrain-steps N, opt-in): clone the teacher bot from its own
@@ -100,17 +98,14 @@ DEFAULT_FINETUNE = {
 
 
 def build_extractors():
-    """``{"plain": PlanesCNN, "ego": EgoCNN}`` (defined lazily: importing this module needs
-    no torch)."""
-    import torch
+    """``{"cnn": PlanesCNN}`` (defined lazily: importing this module needs no torch)."""
     from torch import nn
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
     class PlanesCNN(BaseFeaturesExtractor):
         """3x3 convs (padding 1) over the (C, H, W) planes, flattened, then linear."""
 
-        def __init__(self, observation_space, channels=(32, 32, 32), features_dim=256,
-                     avatar_plane=3):
+        def __init__(self, observation_space, channels=(32, 32, 32), features_dim=256):
             super().__init__(observation_space, features_dim)
             c, h, w = observation_space.shape
             layers, last = [], c
@@ -123,145 +118,7 @@ def build_extractors():
         def forward(self, observations):
             return self.linear(self.cnn(observations.float()))
 
-    class EgoCNN(BaseFeaturesExtractor):
-        """The planes re-centred on the observer's avatar (plane ``avatar_plane``): a
-        (2H-1, 2W-1) window with an extra plane marking squares off the board, so a walk or
-        a shot looks the same wherever the avatar stands.  A 3x3 conv at full resolution,
-        a stride-2 conv, further 3x3 convs, flattened, then linear."""
-
-        def __init__(self, observation_space, channels=(32, 32, 32), features_dim=256,
-                     avatar_plane=3):
-            super().__init__(observation_space, features_dim)
-            c, h, w = observation_space.shape
-            self.h, self.w, self.avatar_plane = h, w, avatar_plane
-            layers, last = [], c + 1
-            for k, ch in enumerate(channels):
-                layers += [nn.Conv2d(last, ch, 3, stride=2 if k == 1 else 1, padding=1),
-                           nn.ReLU()]
-                last = ch
-            self.cnn = nn.Sequential(*layers, nn.Flatten())
-            with torch.no_grad():
-                n = self.cnn(torch.zeros(1, c + 1, 2 * h - 1, 2 * w - 1)).shape[1]
-            self.linear = nn.Sequential(nn.Linear(n, features_dim), nn.ReLU())
-            self.register_buffer("_rows", torch.arange(2 * h - 1), persistent=False)
-            self.register_buffer("_cols", torch.arange(2 * w - 1), persistent=False)
-
-        def recentre(self, obs):
-            b, c, h, w = obs.shape
-            outside = torch.zeros(b, 1, h, w, dtype=obs.dtype, device=obs.device)
-            x = torch.cat([obs, outside], 1)
-            x = nn.functional.pad(x, (w - 1, w - 1, h - 1, h - 1))
-            if h > 1:
-                x[:, c, :h - 1] = 1.0
-                x[:, c, -(h - 1):] = 1.0
-            if w > 1:
-                x[:, c, :, :w - 1] = 1.0
-                x[:, c, :, -(w - 1):] = 1.0
-            flat = obs[:, self.avatar_plane].reshape(b, -1).argmax(1)
-            r, col = flat // w, flat % w
-            rows = (r[:, None] + self._rows)[:, :, None]
-            cols = (col[:, None] + self._cols)[:, None, :]
-            batch = torch.arange(b, device=obs.device)[:, None, None]
-            return x[batch, :, rows, cols].permute(0, 3, 1, 2)
-
-        def forward(self, observations):
-            return self.linear(self.cnn(self.recentre(observations.float())))
-
-    class EgoMLP(BaseFeaturesExtractor):
-        """The planes re-centred on the own avatar (plane ``avatar_plane``) in a window of
-        ``radius`` squares around it (all of the board's reach by default), with an extra
-        plane marking squares off the board, flattened (with the planes as they are too,
-        ``with_planes``), then one linear layer: no convolution, so it costs a small
-        fraction of ``EgoCNN`` per sample.  The window is one gather of precomputed
-        indices."""
-
-        def __init__(self, observation_space, channels=(), features_dim=256, avatar_plane=3,
-                     radius=None, with_planes=False):
-            super().__init__(observation_space, features_dim)
-            c, h, w = observation_space.shape
-            self.c, self.h, self.w = c, h, w
-            self.avatar_plane, self.with_planes = avatar_plane, with_planes
-            r = max(h, w) - 1 if not radius else radius
-            self.r = r
-            hp, wp = h + 2 * r, w + 2 * r
-            off = torch.ones(hp, wp)
-            off[r:r + h, r:r + w] = 0
-            self.register_buffer("_off", off.reshape(1, 1, -1), persistent=False)
-            dr = torch.arange(-r, r + 1)
-            win = (dr[:, None] * wp + dr[None, :]).reshape(-1)       # offsets in the pad
-            pos = torch.arange(h * w)
-            centre = (pos // w + r) * wp + pos % w + r
-            self.register_buffer("_index", centre[:, None] + win[None, :], persistent=False)
-            n = (c + 1) * (2 * r + 1) ** 2 + (c * h * w if with_planes else 0)
-            self.linear = nn.Sequential(nn.Linear(n, features_dim), nn.ReLU())
-
-        def window(self, obs):
-            b = len(obs)
-            r = self.r
-            x = nn.functional.pad(obs, (r, r, r, r)).reshape(b, self.c, -1)
-            x = torch.cat([x, self._off.expand(b, 1, -1)], 1)
-            at = obs[:, self.avatar_plane].reshape(b, -1).argmax(1)
-            idx = self._index[at]                                      # (b, K)
-            x = torch.gather(x, 2, idx[:, None, :].expand(b, self.c + 1, idx.shape[1]))
-            x = x.reshape(b, -1)
-            if self.with_planes:
-                x = torch.cat([x, obs.reshape(b, -1)], 1)
-            return x
-
-        def forward(self, observations):
-            with torch.no_grad():
-                x = self.window(observations.float())
-            return self.linear(x)
-
-    class RaysMLP(EgoMLP):
-        """``EgoMLP``'s window plus the eight rays from the avatar (N, NE, E, SE, S, SW, W,
-        NW, up to the board's size): every plane along each ray, and per ray the running
-        products ("still own colour since the avatar", "still free since the avatar": no
-        obstacle, edge or avatar), so lines and their lengths are one layer away."""
-
-        def __init__(self, observation_space, channels=(), features_dim=256, avatar_plane=3,
-                     radius=None, with_planes=False, own_plane=0, blocking_planes=(2, 4)):
-            super().__init__(observation_space, channels, features_dim, avatar_plane, radius,
-                             with_planes)
-            c, h, w = observation_space.shape
-            r = max(h, w) - 1
-            self.ray_r, self.own_plane, self.blocking = r, own_plane, list(blocking_planes)
-            dirs = torch.tensor([(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1),
-                                 (-1, -1)])
-            steps = torch.arange(1, r + 1)
-            self.register_buffer("_dr", dirs[:, 0, None] * steps, persistent=False)
-            self.register_buffer("_dc", dirs[:, 1, None] * steps, persistent=False)
-            window = self.linear[0].in_features
-            n = window + 8 * r * (c + 1) + 2 * 8 * r
-            self.linear = nn.Sequential(nn.Linear(n, features_dim), nn.ReLU())
-
-        def rays(self, obs):
-            b, c, h, w = obs.shape
-            r = self.ray_r
-            x = torch.cat([obs, torch.zeros(b, 1, h, w, dtype=obs.dtype)], 1)
-            x = nn.functional.pad(x, (r, r, r, r))
-            x[:, c, :r] = 1.0
-            x[:, c, -r:] = 1.0
-            x[:, c, :, :r] = 1.0
-            x[:, c, :, -r:] = 1.0
-            flat = obs[:, self.avatar_plane].reshape(b, -1).argmax(1)
-            row, col = flat // w + r, flat % w + r
-            rows = row[:, None, None] + self._dr
-            cols = col[:, None, None] + self._dc
-            batch = torch.arange(b)[:, None, None]
-            ray = x[batch, :, rows, cols]                       # (b, 8, r, c + 1)
-            own = torch.cumprod(ray[..., self.own_plane], 2)
-            blocked = ray[..., self.blocking + [c]].amax(-1)
-            free = torch.cumprod(1.0 - blocked, 2)
-            return torch.cat([ray.reshape(b, -1), own.reshape(b, -1), free.reshape(b, -1)], 1)
-
-        def forward(self, observations):
-            with torch.no_grad():
-                obs = observations.float()
-                x = torch.cat([self.window(obs), self.rays(obs)], 1)
-            return self.linear(x)
-
-    return {"plain": PlanesCNN, "ego": EgoCNN, "egomlp": EgoMLP, "rays": RaysMLP}
+    return {"cnn": PlanesCNN}
 
 
 class _Callbacks:
@@ -403,13 +260,9 @@ def parse_args(argv=None):
                    help=f"MaskablePPO arguments, JSON values (defaults {DEFAULT_PPO})")
     p.add_argument("--channels", default="16,32,32", help="CNN channels per 3x3 conv layer")
     p.add_argument("--arch", default=DEFAULT_ARCH, choices=ARCHS,
-                   help="features extractor: ego (board re-centred on the own avatar) or "
-                        "plain (the planes as they are)")
+                   help="features extractor: mlp (the planes flattened) or cnn (3x3 "
+                        "convolutions over the planes)")
     p.add_argument("--features-dim", type=int, default=DEFAULT_FEATURES_DIM)
-    p.add_argument("--radius", type=int, default=DEFAULT_RADIUS,
-                   help="egomlp/rays: squares of the ego window around the avatar (0: all)")
-    p.add_argument("--no-planes", dest="with_planes", action="store_false",
-                   help="egomlp/rays: leave out the flattened planes as they are")
     p.add_argument("--net-arch", default=DEFAULT_NET_ARCH,
                    help=f"hidden sizes of the pi/vf heads (default {DEFAULT_NET_ARCH})")
     p.add_argument("--self-play-every", type=int, default=5,
@@ -485,11 +338,7 @@ def train(args):
     arch = [int(x) for x in args.net_arch.split(",") if x]
     policy_kwargs = {"net_arch": {"pi": arch, "vf": arch}}
     if args.arch != "mlp":
-        extractor_kwargs = {"features_dim": args.features_dim}
-        if args.arch in ("ego", "plain"):
-            extractor_kwargs["channels"] = channels
-        else:
-            extractor_kwargs.update({"radius": args.radius, "with_planes": args.with_planes})
+        extractor_kwargs = {"features_dim": args.features_dim, "channels": channels}
         policy_kwargs.update({"features_extractor_class": build_extractors()[args.arch],
                               "features_extractor_kwargs": extractor_kwargs,
                               # the value loss (returns ~50 squares) would swamp the
