@@ -14,7 +14,7 @@ cache.configure()  # before any kernel is defined: see botarena.core.cache
 
 __version__ = "0.1.0"
 
-ENV_IDS = ("paint_v0", "dungeon_v0", "coderunner_v0")
+ENV_IDS = ("paint_v0", "dungeon_v0", "ants_v0", "coderunner_v0")
 
 
 def env_module(env_id):

@@ -30,6 +30,7 @@ CONFORMANCE_CONFIGS = {
         {"obs_dtype": "float32"},
         {"reward": "zero_sum"},
         {"max_steps": 30},
+        {"view": "ego", "board": "7x13"},
     ],
     "dungeon_v0": [
         {},
@@ -61,7 +62,7 @@ DETERMINISM_CONFIGS = {
     "paint_v0": [
         {},
         {"board": "random", "num_players": 4, "width": 9, "height": 7,
-         "obstacle_density": 0.2, "symmetric": False},
+         "obstacle_density": 0.2, "symmetric": False, "view": "ego"},
     ],
     # short games: the determinism tests expect autoreset to cross several games
     "dungeon_v0": [
@@ -70,9 +71,12 @@ DETERMINISM_CONFIGS = {
          "ore_blocks": 3, "symmetric": True, "max_ticks": 120},
     ],
     # short games: the determinism tests expect autoreset to cross several games
+    # quad: neighbouring hills are 3 cells apart, so two colonies' only ants can trade on
+    # turn 1; one food in store spares each colony that first loss (games still end early by
+    # elimination, but not all within the 10 steps some tests play without a reset)
     "ants_v0": [
         {"max_turns": 40},
-        {"board": "quad", "num_players": 4, "max_turns": 30},
+        {"board": "quad", "num_players": 4, "max_turns": 30, "start_food": 1},
     ],
     # short games: the determinism tests expect autoreset to cross several games
     "coderunner_v0": [
@@ -96,8 +100,11 @@ SHORT_CONFIGS = {
                  "max_turns": 7},
     # no bomb can go off within 12 ticks (fuse 35): nobody dies, all end together
     "dungeon_v0": {"max_ticks": 12},
-    # food in store: no colony runs out of ants (and is eliminated early) whatever is played
-    "ants_v0": {"max_turns": 12, "start_food": 12},
+    # food in store: no colony runs out of ants (and is eliminated early) whatever is played;
+    # a small 6 x 6 map (36 cells): the PPO smoke tests' MultiDiscrete of a command per cell
+    # stays small (SB3 samples one Categorical per cell)
+    "ants_v0": {"board": "random", "width": 6, "height": 6, "map_seed": 0, "max_turns": 12,
+                "start_food": 12},
     "coderunner_v0": {"max_turns": 20},
 }
 

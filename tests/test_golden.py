@@ -37,9 +37,12 @@ GOLDEN_CASES = {
         ({"reward": "win_loss", "max_steps": 30}, 4),
     ],
     "ants_v0": [
-        ({}, 0),
+        # seed 3: a whole default game, to the turn limit (the first case's first game must
+        # last >= 10 steps; with seed 0 a colony is out after 9)
+        ({}, 3),
         ({"board": "quad", "num_players": 4, "reward": "win_loss"}, 1),
         ({"obs_dtype": "float32", "reward": "zero_sum", "max_turns": 50}, 2),
+        ({"board": "random", "width": 12, "height": 10, "map_seed": 3, "start_food": 2}, 4),
     ],
     "coderunner_v0": [
         ({}, 0),
