@@ -8,7 +8,9 @@ Rows (one table per run, ratios against the ``parallel_env`` row of the same env
 ``kernel``         the raw batched kernel (step + observe, auto-reset), serial, at batch
                    1, 64, 1024 and 4096; random legal actions, pre-generated (a first pass
                    with the same seeds records them, so the timed pass replays a trajectory
-                   whose every action is legal);
+                   whose every action is legal); games with array actions (a command per
+                   cell) get uniformly random entries instead (illegal ones are legal to
+                   send: the game plays them as it says);
 ``kernel-threads`` the threaded twin at 4096 (only where numba has more than one thread);
 ``vector_env``     ``botarena.vector_env`` (SB3 VecEnv, every agent a learner slot) at
                    4096, replaying the kernel's recorded actions (needs stable-baselines3);
@@ -81,9 +83,11 @@ def random_legal(masks, rng):
 
 
 def record_actions(game, steps, seed):
-    """Play ``steps`` auto-resetting steps of random legal actions from ``seed``; return
-    them (``int64[steps, *actions.shape]``).  Replaying them from the same seed gives the
-    same trajectory, so every replayed action is legal.  Also compiles the kernels."""
+    """Play ``steps`` auto-resetting steps of random actions from ``seed``; return them
+    (``int64[steps, *actions.shape]``).  ``Discrete`` games get random legal actions:
+    replaying them from the same seed gives the same trajectory, so every replayed action
+    is legal.  Array-action games get uniformly random entries in ``[0, action_values)``
+    (``actions.shape == (batch, agents) + action_shape``).  Also compiles the kernels."""
     rng = np.random.default_rng(seed)
     legal_layout = game.masks.shape[:-1] == game.actions.shape
     out = np.zeros((steps,) + game.actions.shape, dtype=np.int64)
@@ -91,8 +95,8 @@ def record_actions(game, steps, seed):
     for i in range(steps):
         if legal_layout:
             out[i] = random_legal(game.masks, rng)
-        else:  # masks of another layout: uniformly random actions
-            out[i] = rng.integers(0, game.num_actions(), game.actions.shape)
+        else:
+            out[i] = rng.integers(0, game.action_values(), game.actions.shape)
         game.step(out[i], autoreset=True)
     return out
 
@@ -123,7 +127,7 @@ def bench_vector_env(env_id, batch, actions, args):
     import botarena
     vec = botarena.vector_env(env_id, batch, seed=SEED)
     steps = actions.shape[0]
-    flat = actions.reshape(steps, -1)
+    flat = actions.reshape((steps, -1) + actions.shape[3:])   # one action per slot
 
     def prepare():
         vec.seed(SEED)
@@ -139,9 +143,11 @@ def bench_vector_env(env_id, batch, actions, args):
 
 
 def bench_parallel_env(env_id, args):
-    """The ParallelEnv with recorded random legal actions (one seed per episode)."""
+    """The ParallelEnv with recorded random actions (legal ones for ``Discrete`` games, as
+    ``record_actions``; one seed per episode)."""
     import botarena
     env = botarena.parallel_env(env_id)
+    shape, values = env.game.action_shape(), env.game.action_values()
     steps = _steps_for(PARALLEL_STEPS, 1, args.quick, args.steps)
     rng = np.random.default_rng(SEED)
     plan, episode = [], 0        # list of action dicts; None = reset with the next seed
@@ -153,9 +159,12 @@ def bench_parallel_env(env_id, args):
             plan.append(None)
             _, infos = env.reset(seed=SEED + episode)
             continue
-        masks = np.stack([infos[a]["action_mask"] for a in env.agents])
-        picks = random_legal(masks, rng)
-        actions = {a: int(k) for a, k in zip(env.agents, picks)}
+        if shape:
+            actions = {a: rng.integers(0, values, size=shape) for a in env.agents}
+        else:
+            masks = np.stack([infos[a]["action_mask"] for a in env.agents])
+            picks = random_legal(masks, rng)
+            actions = {a: int(k) for a, k in zip(env.agents, picks)}
         agent_steps += len(actions)
         plan.append(actions)
         _, _, _, _, infos = env.step(actions)
