@@ -64,14 +64,17 @@ class AntsGame(BatchedGame):
                     if 0 <= nx < W and 0 <= ny < H and not water[ny, nx]:
                         move_ok[y * W + x, k] = 1
         hills = self.map.hills
+        attack = disc_offsets(c.attack_radius2, False)
+        gather = disc_offsets(c.gather_radius2, True)
         half = np.floor(full * 0.5 + 0.5) if integer else 0.5
         return kernel.Params(
             water=water, water_plane=(water.reshape(-1) * full).astype(dtype),
-            land=np.flatnonzero(water.reshape(-1) == 0).astype(np.int32), move_ok=move_ok,
+            move_ok=move_ok,
+            stay_mask=np.tile(np.eye(NUM_COMMANDS, 1, dtype=np.int8).reshape(-1), H * W),
             hill_x=hills[:, 0].copy(), hill_y=hills[:, 1].copy(),
             hill_owner=hills[:, 2].astype(np.int8),
-            attack_offsets=disc_offsets(c.attack_radius2, False),
-            gather_offsets=disc_offsets(c.gather_radius2, True),
+            attack_offsets=attack, attack_reach=int(np.abs(attack).max(initial=0)),
+            gather_offsets=gather, gather_reach=int(np.abs(gather).max(initial=0)),
             hills_per_player=int(c.hills_per_player), hill_points=int(c.hill_points),
             start_food=int(c.start_food), spawn_food_at_reset=bool(c.spawn_food_at_reset),
             max_food=int(c.max_food), raze_loss=int(c.raze_loss), raze_gain=int(c.raze_gain),

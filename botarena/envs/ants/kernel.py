@@ -1,12 +1,13 @@
 """Ants' batch kernels (the contract in ``botarena.core.batched``).
 
 ``p``, the params tuple: the map (``water`` uint8[H, W], ``water_plane`` its observation
-plane in the obs dtype, ``land`` the flat land cells, ``move_ok[cell, command]``), the
-hill template (``hill_x``, ``hill_y``, ``hill_owner``: -1 where dealt at random), the
-offsets within the attack and gather radii, every rule number of ``Config``, the reward
-mode, ``max_steps``, and the observation's values in the obs dtype: ``on`` (full),
-``half`` (razed hills), ``full`` / ``round`` for the constant planes (``round`` is 0.5
-where they are stored as integers, so that the store rounds).
+plane in the obs dtype, ``move_ok[cell, command]``, ``stay_mask`` the action mask with
+only 'stay' legal on every cell), the hill template (``hill_x``, ``hill_y``,
+``hill_owner``: -1 where dealt at random), the (dx, dy) offsets within the attack and
+gather radii and their reach (the largest |dx| or |dy|), every rule number of
+``Config``, the reward mode, ``max_steps``, and the observation's values in the obs
+dtype: ``on`` (full), ``half`` (razed hills), ``full`` / ``round`` for the constant
+planes (``round`` is 0.5 where they are stored as integers, so that the store rounds).
 """
 from collections import namedtuple
 
@@ -19,8 +20,8 @@ from .constants import FOOD_OBS_CAP, NUM_COMMANDS, Plane
 from .rules import add_ant, legal_commands, play_turn, spawn_food, update_rank_keys
 
 Params = namedtuple("Params", [
-    "water", "water_plane", "land", "move_ok", "hill_x", "hill_y", "hill_owner",
-    "attack_offsets", "gather_offsets", "hills_per_player", "hill_points", "start_food",
+    "water", "water_plane", "move_ok", "stay_mask", "hill_x", "hill_y", "hill_owner",
+    "attack_offsets", "attack_reach", "gather_offsets", "gather_reach", "hills_per_player", "hill_points", "start_food",
     "spawn_food_at_reset", "max_food", "raze_loss", "raze_gain", "survive_points",
     "max_turns", "reward_mode", "max_steps", "on", "half", "full", "round",
 ])
@@ -98,17 +99,22 @@ def reset_env(s, p, e):
 
 
 @njit(cache=True, _nrt=False)
-def _fill(plane, n, value):
-    """``plane[:n] = value``, cast once to the plane's dtype outside the loop."""
+def _fill(plane, value):
+    """``plane[:] = value``, cast once to the plane's dtype outside the loop."""
     plane[0] = value
     cell = plane[0]
-    for i in range(n):
+    for i in range(plane.shape[0]):
         plane[i] = cell
 
 
 @njit(cache=True, _nrt=False)
 def observe_env(s, p, e, obs, masks):
-    """Every colony's planes (``obs[a]``, see constants.Plane) and action mask of env e."""
+    """Every colony's planes (``obs[a]``, see constants.Plane) and action mask of env e.
+
+    Each colony's planes are written through one flat view (plane k is
+    ``[k * H * W, (k + 1) * H * W)``): the planes before the water one are cleared in a
+    single pass and the constant planes filled as whole slices, which compile to plain
+    memory fills."""
     ant_at = s.ant_at[e]
     height, width = ant_at.shape
     n = height * width
@@ -119,7 +125,7 @@ def observe_env(s, p, e, obs, masks):
     num_players = alive.shape[0]
     num_ants, num_food = s.num_ants[e], s.num_food[e]
     on, half, water_plane = p.on, p.half, p.water_plane
-    all_planes = obs.reshape(obs.shape[0], obs.shape[1], n)
+    all_planes = obs.reshape(obs.shape[0], obs.shape[1] * n)
     living = 0
     for a in range(num_players):
         living += alive[a]
@@ -127,19 +133,17 @@ def observe_env(s, p, e, obs, masks):
     alive_value = p.full * living / num_players + p.round
     for a in range(num_players):
         planes = all_planes[a]
-        for k in range(P_WATER):
-            plane = planes[k]
-            for i in range(n):
-                plane[i] = 0
-        water = planes[P_WATER]
+        for i in range(P_WATER * n):
+            planes[i] = 0
+        water = planes[P_WATER * n:(P_WATER + 1) * n]
         for i in range(n):
             water[i] = water_plane[i]
         for i in range(num_ants):
             rel = ant_owner[i] - a
             if rel < 0:
                 rel += num_players
-            planes[rel, ant_y[i] * width + ant_x[i]] = on
-        food = planes[P_FOOD]
+            planes[rel * n + ant_y[i] * width + ant_x[i]] = on
+        food = planes[P_FOOD * n:(P_FOOD + 1) * n]
         for f in range(num_food):
             food[food_y[f] * width + food_x[f]] = on
         for h in range(hill_x.shape[0]):
@@ -147,16 +151,18 @@ def observe_env(s, p, e, obs, masks):
             if owner < 0:
                 continue
             k = P_OWN_HILLS if owner == a else P_ENEMY_HILLS
-            i = hill_y[h] * width + hill_x[h]
+            i = k * n + hill_y[h] * width + hill_x[h]
             if hill_razed[h]:
-                if planes[k, i] == 0:
-                    planes[k, i] = half
+                if planes[i] == 0:
+                    planes[i] = half
             else:
-                planes[k, i] = on
-        _fill(planes[P_STORED], n, p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round)
-        _fill(planes[P_TURN], n, turn_value)
-        _fill(planes[P_ALIVE], n, alive_value)
-        legal_commands(ant_x, ant_y, ant_owner, num_ants, p.move_ok, width, a, masks[a])
+                planes[i] = on
+        _fill(planes[P_STORED * n:(P_STORED + 1) * n],
+              p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round)
+        _fill(planes[P_TURN * n:(P_TURN + 1) * n], turn_value)
+        _fill(planes[P_ALIVE * n:(P_ALIVE + 1) * n], alive_value)
+        legal_commands(ant_x, ant_y, ant_owner, num_ants, p.move_ok, p.stay_mask, width, a,
+                       masks[a])
 
 
 @njit(cache=True, _nrt=False)

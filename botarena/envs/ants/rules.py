@@ -97,20 +97,27 @@ def move(s, p, e, actions):
 
 @njit(cache=True, _nrt=False, inline='always')
 def attack(s, p, e):
-    """Phase 2: focus_split exactly as the seed's pseudocode; the marked ants die at once."""
+    """Phase 2: focus_split exactly as the seed's pseudocode; the marked ants die at once.
+
+    The cells within the radius are ``p.attack_offsets`` (dx, dy); they need no bounds
+    checks for an ant at least ``p.attack_reach`` cells from the edges."""
     ant_x, ant_y, ant_owner, ant_id = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.ant_id[e]
     ant_at, focus, dead = s.ant_at[e], s.focus[e], s.dead[e]
-    offsets = p.attack_offsets
+    offsets, reach = p.attack_offsets, p.attack_reach
     height, width = ant_at.shape
+    ants = ant_at.reshape(height * width)
     n = s.num_ants[e]
     for i in range(n):
         x, y, owner = ant_x[i], ant_y[i], ant_owner[i]
+        c = y * width + x
+        inside = x >= reach and y >= reach and x < width - reach and y < height - reach
         f = 0
         for k in range(offsets.shape[0]):
-            nx, ny = x + offsets[k, 0], y + offsets[k, 1]
-            if nx < 0 or ny < 0 or nx >= width or ny >= height:
-                continue
-            j = ant_at[ny, nx]
+            if not inside:
+                nx, ny = x + offsets[k, 0], y + offsets[k, 1]
+                if nx < 0 or ny < 0 or nx >= width or ny >= height:
+                    continue
+            j = ants[c + offsets[k, 1] * width + offsets[k, 0]]
             if j >= 0:
                 if ant_owner[j] != owner:
                     f += 1
@@ -120,11 +127,14 @@ def attack(s, p, e):
         if focus[i] == 0:
             continue
         x, y, owner = ant_x[i], ant_y[i], ant_owner[i]
+        c = y * width + x
+        inside = x >= reach and y >= reach and x < width - reach and y < height - reach
         for k in range(offsets.shape[0]):
-            nx, ny = x + offsets[k, 0], y + offsets[k, 1]
-            if nx < 0 or ny < 0 or nx >= width or ny >= height:
-                continue
-            j = ant_at[ny, nx]
+            if not inside:
+                nx, ny = x + offsets[k, 0], y + offsets[k, 1]
+                if nx < 0 or ny < 0 or nx >= width or ny >= height:
+                    continue
+            j = ants[c + offsets[k, 1] * width + offsets[k, 0]]
             if j >= 0:
                 if ant_owner[j] != owner:
                     if focus[i] >= focus[j]:
@@ -190,20 +200,25 @@ def spawn(s, p, e):
 
 @njit(cache=True, _nrt=False, inline='always')
 def gather(s, p, e):
-    """Phase 5: food near ants of one colony is stored by it; contested food is destroyed."""
+    """Phase 5: food near ants of one colony is stored by it; contested food is destroyed.
+    (The cells within the radius as in ``attack``.)"""
     ant_at, ant_owner = s.ant_at[e], s.ant_owner[e]
     food_x, food_y, food_at, stored = s.food_x[e], s.food_y[e], s.food_at[e], s.stored_food[e]
-    offsets = p.gather_offsets
+    offsets, reach = p.gather_offsets, p.gather_reach
     height, width = ant_at.shape
+    ants = ant_at.reshape(height * width)
     kept = 0
     for f in range(s.num_food[e]):
         x, y = food_x[f], food_y[f]
+        c = y * width + x
+        inside = x >= reach and y >= reach and x < width - reach and y < height - reach
         colonies = 0
         for k in range(offsets.shape[0]):
-            nx, ny = x + offsets[k, 0], y + offsets[k, 1]
-            if nx < 0 or ny < 0 or nx >= width or ny >= height:
-                continue
-            j = ant_at[ny, nx]
+            if not inside:
+                nx, ny = x + offsets[k, 0], y + offsets[k, 1]
+                if nx < 0 or ny < 0 or nx >= width or ny >= height:
+                    continue
+            j = ants[c + offsets[k, 1] * width + offsets[k, 0]]
             if j >= 0:
                 colonies |= 1 << ant_owner[j]
         if colonies == 0:
@@ -231,15 +246,14 @@ def spawn_food(s, p, e):
         return
     ant_at, hill_at, food_at = s.ant_at[e], s.hill_at[e], s.food_at[e]
     food_x, food_y, cells, rng = s.food_x[e], s.food_y[e], s.cells[e], s.rng
-    land = p.land
-    width = ant_at.shape[1]
+    height, width = ant_at.shape
+    n = height * width
+    water, food = p.water.reshape(n), food_at.reshape(n)
+    ants, hills = ant_at.reshape(n), hill_at.reshape(n)
     m = 0
-    for k in range(land.shape[0]):
-        c = land[k]
-        y, x = c // width, c % width
-        if food_at[y, x] == 0 and ant_at[y, x] < 0 and hill_at[y, x] < 0:
-            cells[m] = c
-            m += 1
+    for c in range(n):                                 # the free land cells, in reading order
+        cells[m] = c
+        m += ((water[c] | food[c]) == 0) & (ants[c] < 0) & (hills[c] < 0)
     if new > m:
         new = m
     for i in range(new):                               # partial Fisher-Yates: new picks
@@ -248,7 +262,7 @@ def spawn_food(s, p, e):
         cells[j] = cells[i]
         cells[i] = c
         y, x = c // width, c % width
-        food_at[y, x] = 1
+        food[c] = 1
         food_x[current] = x
         food_y[current] = y
         current += 1
@@ -314,14 +328,12 @@ def play_turn(s, p, e, actions):
 
 
 @njit(cache=True, _nrt=False)
-def legal_commands(ant_x, ant_y, ant_owner, n, move_ok, width, a, mask):
-    """``mask[cell * 5 + command]`` for colony a: 'stay' on every cell; a move where an own
-    ant stands and its target is on the map and not water."""
-    for c in range(mask.shape[0] // NUM_COMMANDS):
-        base = c * NUM_COMMANDS
-        mask[base] = 1
-        for k in range(1, NUM_COMMANDS):
-            mask[base + k] = 0
+def legal_commands(ant_x, ant_y, ant_owner, n, move_ok, stay_mask, width, a, mask):
+    """``mask[cell * 5 + command]`` for colony a: 'stay' on every cell (``stay_mask``, that
+    mask with nothing else legal); a move where an own ant stands and its target is on
+    the map and not water."""
+    for i in range(mask.shape[0]):
+        mask[i] = stay_mask[i]
     for i in range(n):
         if ant_owner[i] != a:
             continue
