@@ -279,7 +279,18 @@ def test_sb3_seed_reproducible(env_id, short_config):
         assert np.array_equal(x, y)
 
 
-def test_sb3_ppo_learns_briefly(env_id, short_config):
+@pytest.fixture
+def one_torch_thread():
+    """torch on one thread: SB3 samples a Categorical per cell of a MultiDiscrete action,
+    and on 2 shared cores (two test workers) each tiny op on 2 threads took milliseconds."""
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def test_sb3_ppo_learns_briefly(env_id, short_config, one_torch_thread):
     from stable_baselines3 import PPO
 
     venv = botarena.vector_env(env_id, 2, opponent="random", seed=0, **short_config)
@@ -290,7 +301,7 @@ def test_sb3_ppo_learns_briefly(env_id, short_config):
     assert action.shape == (2,) + venv.game.action_shape()
 
 
-def test_sb3_maskable_ppo_learns_briefly(env_id, short_config):
+def test_sb3_maskable_ppo_learns_briefly(env_id, short_config, one_torch_thread):
     from sb3_contrib import MaskablePPO
 
     venv = botarena.vector_env(env_id, 2, seed=0, **short_config)
