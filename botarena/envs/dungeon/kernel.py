@@ -2,16 +2,10 @@
 
 ``p``, the params tuple: the map template (``tiles``, ``positions``) or the generator's
 counts, every rule number of ``Config``, the reward mode, ``max_steps``, and the
-observation's values in the obs dtype: ``on`` / ``off`` (binary planes), ``ore_lut[hp]``,
+observation's values in the obs dtype: ``on`` (binary planes), ``ore_lut[hp]``,
 ``bomb_lut[timer]``, ``danger_lut[ticks until the fire hits]``, ``hp_lut[hp]``, and
 ``full`` / ``round`` for the constant planes (``round`` is 0.5 where they are stored as
 integers, so that the store rounds).
-
-Speed: the functions that take the whole state ``s`` and params ``p`` (``step_env``,
-``observe_env``, ``blast_times``, ``rules.play_tick``) are inlined into the batch drivers
-(``inline='always'``): a real call passes every array of both tuples by value, a few KB
-per call.  The drivers take the flat-cell views (``flat_cells``) once per batch, since
-numba's reshape is a call too.
 """
 from collections import namedtuple
 
@@ -31,7 +25,7 @@ Params = namedtuple("Params", [
     "ore_blocks", "map_ammo", "player_hp", "player_ammo", "bomb_power", "bomb_fuse", "ore_hp",
     "wood_points", "ore_points", "treasure_points", "hit_points", "ammo_lifetime",
     "ammo_delay", "treasure_min", "treasure_max", "treasure_retry", "max_ticks",
-    "reward_mode", "max_steps", "on", "off", "full", "round", "ore_lut", "bomb_lut", "danger_lut",
+    "reward_mode", "max_steps", "on", "full", "round", "ore_lut", "bomb_lut", "danger_lut",
     "hp_lut",
 ])
 
@@ -42,7 +36,7 @@ P_METAL, P_WOOD, P_ORE, P_BOMB, P_DANGER, P_AMMO, P_TREASURE, P_BODY, P_TIME = (
 P_OWN, P_OPPONENT, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE = (
     int(Plane.OWN), int(Plane.OPPONENT), int(Plane.OWN_HP), int(Plane.OWN_AMMO),
     int(Plane.OWN_POWER), int(Plane.OWN_SCORE))
-MARKED_PLANES = (P_BOMB, P_DANGER, P_BODY)   # written cell by cell for player 0, copied
+SHARED_PLANES = P_TIME + 1   # planes 0..TIME_LEFT are the same for every player
 
 
 @njit(cache=True, _nrt=False)
@@ -83,7 +77,7 @@ def reset_env(s, p, e):
     update_rank_keys(s, p, e)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def blast_times(s, e, hit_in, blast, chain):
     """``hit_in[b]`` as in ``hit_times``; also ``blast[b, d]``: bomb b's reach in direction
     d (0..3: up, down, left, right) on the current board, and ``chain[b, d]``: the bomb
@@ -145,52 +139,48 @@ def hit_times(s, e, hit_in):
     return blast_times(s, e, hit_in, s.blast[e], s.chain[e])
 
 
-@njit(cache=True, _nrt=False, inline='always')
-def observe_env(s, p, e, board, ore, planes, masks):
-    """Every player's planes (``planes[a, plane, cell]``, cell = y * width + x, see
-    constants.Plane) and action mask of env e; ``board`` and ``ore`` are its tiles and
-    ore hits as flat cells (the batch drivers take these flat views once per call).
+@njit(cache=True, _nrt=False)
+def _mark_max(plane, i, value):
+    if plane[i] < value:
+        plane[i] = value
 
-    Planes METAL..TIME_LEFT are the same for every player: those drawn from the tiles are
-    written for each player by loops over the flat cells, one plane each, that compile to
-    vector code; those marked cell by cell (bombs, danger, bodies) are drawn for player 0
-    and copied."""
-    width = s.tiles.shape[2]
-    n = board.shape[0]
+
+@njit(cache=True, _nrt=False)
+def observe_env(s, p, e, obs, masks):
+    """Every player's planes (``obs[a]``, see constants.Plane) and action mask of env e.
+
+    The planes shared by all players are written for player 0 and copied; the loops run
+    over the flattened board, one plane each, so that they compile to vector code."""
+    height, width = s.tiles.shape[1], s.tiles.shape[2]
+    n = height * width
     tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
+    board = tiles.reshape(n)
+    ore = s.ore_hp[e].reshape(n)
     positions, alive, hp, ammo, power, scores = (s.positions[e], s.alive[e], s.hp[e], s.ammo[e],
                                                  s.power[e], s.scores[e])
     num_players = positions.shape[0]
-    on, off, ore_lut, bomb_lut, danger_lut = p.on, p.off, p.ore_lut, p.bomb_lut, p.danger_lut
-    time_left = p.full * (p.max_ticks - s.tick[e]) / p.max_ticks + p.round
-    for a in range(num_players):                # the tiles' planes: vector code, per player
-        mine = planes[a]
-        metal, wood, ore_plane = mine[P_METAL], mine[P_WOOD], mine[P_ORE]
-        for i in range(n):
-            metal[i] = on if board[i] == METAL else off
-        for i in range(n):
-            wood[i] = on if board[i] == WOOD else off
-        # ore_lut[hits left], as one select per level (vector code, unlike a table lookup)
-        for i in range(n):
-            ore_plane[i] = ore_lut[0]
-        for level in range(1, ore_lut.shape[0]):
-            value = ore_lut[level]
-            for i in range(n):
-                ore_plane[i] = value if ore[i] == level else ore_plane[i]
-        ammo_plane, treasure_plane = mine[P_AMMO], mine[P_TREASURE]
-        for i in range(n):
-            ammo_plane[i] = on if board[i] == AMMO else off
-        for i in range(n):
-            treasure_plane[i] = on if board[i] == TREASURE else off
-        _fill(mine[P_TIME], time_left)
-    mine = planes[0]
-    bomb_plane, danger, body = mine[P_BOMB], mine[P_DANGER], mine[P_BODY]
+    all_planes = obs.reshape(obs.shape[0], obs.shape[1], n)
+    planes = all_planes[0]
+    on, ore_lut, bomb_lut, danger_lut = p.on, p.ore_lut, p.bomb_lut, p.danger_lut
+    metal, wood, ore_plane = planes[P_METAL], planes[P_WOOD], planes[P_ORE]
     for i in range(n):
-        bomb_plane[i] = off
+        metal[i] = (board[i] == METAL) * on
     for i in range(n):
-        danger[i] = off
+        wood[i] = (board[i] == WOOD) * on
     for i in range(n):
-        body[i] = off
+        ore_plane[i] = ore_lut[ore[i]]
+    ammo_plane, treasure_plane = planes[P_AMMO], planes[P_TREASURE]
+    for i in range(n):
+        ammo_plane[i] = (board[i] == AMMO) * on
+    for i in range(n):
+        treasure_plane[i] = (board[i] == TREASURE) * on
+    bomb_plane, danger, body = planes[P_BOMB], planes[P_DANGER], planes[P_BODY]
+    for i in range(n):
+        bomb_plane[i] = 0
+    for i in range(n):
+        danger[i] = 0
+    for i in range(n):
+        body[i] = 0
     # danger: fire (hits during the next tick), then (bombs' future fire, chains included)
     fire_x, fire_y, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_reach[e]
     soonest = danger_lut[1]
@@ -211,31 +201,35 @@ def observe_env(s, p, e, board, ore, planes, masks):
         cell = bomb_y[b] * width + bomb_x[b]
         bomb_plane[cell] = bomb_lut[min(bomb_timer[b], last_fuse)]
         value = danger_lut[min(hit_in[b], horizon)]
-        if danger[cell] < value:
-            danger[cell] = value
+        _mark_max(danger, cell, value)
         for d in range(4):
             stride = ACTION_DELTAS[d + 1, 1] * width + ACTION_DELTAS[d + 1, 0]
             i = cell
             for k in range(blast[b, d]):
                 i += stride
-                if danger[i] < value:
-                    danger[i] = value
+                _mark_max(danger, i, value)
     for b in range(num_players):
         if not alive[b]:
             body[positions[b, 1] * width + positions[b, 0]] = on
+    time_plane = planes[P_TIME]
+    time_plane[0] = p.full * (p.max_ticks - s.tick[e]) / p.max_ticks + p.round
+    time_cell = time_plane[0]
+    for i in range(n):
+        time_plane[i] = time_cell
+    flat = obs.reshape(obs.shape[0], obs.shape[1] * n)
+    shared = flat[0]
     for a in range(1, num_players):
-        for k in MARKED_PLANES:
-            src, dst = mine[k], planes[a, k]
-            for i in range(n):
-                dst[i] = src[i]
+        dst = flat[a]
+        for i in range(SHARED_PLANES * n):
+            dst[i] = shared[i]
     # each player's own planes
     for a in range(num_players):
-        mine = planes[a]
+        mine = all_planes[a]
         own, opponent = mine[P_OWN], mine[P_OPPONENT]
         for i in range(n):
-            own[i] = off
+            own[i] = 0
         for i in range(n):
-            opponent[i] = off
+            opponent[i] = 0
         best = -2147483647
         for b in range(num_players):
             if b != a and scores[b] > best:
@@ -249,23 +243,23 @@ def observe_env(s, p, e, board, ore, planes, masks):
                 opponent[i] = p.hp_lut[min(max(hp[b], 0), p.hp_lut.shape[0] - 1)]
         margin = min(max(scores[a] - best, -SCORE_OBS_CAP), SCORE_OBS_CAP)
         hp_value = min(max(hp[a], 0), p.player_hp) / p.player_hp
-        _fill(mine[P_HP], p.full * hp_value + p.round)
-        _fill(mine[P_AMMO_LEFT], p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round)
-        _fill(mine[P_POWER], p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round)
-        _fill(mine[P_SCORE], p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round)
+        _fill(mine[P_HP], n, p.full * hp_value + p.round)
+        _fill(mine[P_AMMO_LEFT], n, p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round)
+        _fill(mine[P_POWER], n, p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round)
+        _fill(mine[P_SCORE], n, p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round)
         legal_actions(tiles, bomb_grid, positions, alive, ammo, a, masks[a])
 
 
-@njit(cache=True, _nrt=False, inline='always')
-def _fill(plane, value):
-    """``plane[:] = value``, cast once to the plane's dtype outside the loop."""
+@njit(cache=True, _nrt=False)
+def _fill(plane, n, value):
+    """``plane[:n] = value``, cast once to the plane's dtype outside the loop."""
     plane[0] = value
     cell = plane[0]
-    for i in range(plane.shape[0]):
+    for i in range(n):
         plane[i] = cell
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def step_env(s, p, e, actions, rewards, terminated, truncated):
     """One tick of env e and its rewards and end flags; True when the episode is done."""
     game_over = play_tick(s, p, e, actions)
@@ -276,35 +270,28 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
-@njit(cache=True, _nrt=False)
-def flat_cells(s, obs):
-    """Views of the tiles, the ore hits (``[E, H * W]``) and the observations
-    (``[E, A, planes, H * W]``) over flat cells (numba's reshape is a call: once per batch)."""
-    E, A, P, H, W = obs.shape
-    return s.tiles.reshape(E, H * W), s.ore_hp.reshape(E, H * W), obs.reshape(E, A, P, H * W)
-
-
 def _reset(s, p, env_mask, obs, masks):
-    board, ore, planes = flat_cells(s, obs)
     for e in prange(env_mask.shape[0]):
         if env_mask[e]:
             reset_env(s, p, e)
-            observe_env(s, p, e, board[e], ore[e], planes[e], masks[e])
+            observe_env(s, p, e, obs[e], masks[e])
 
 
 def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
           final_scores, final_rank_keys):
-    board, ore, planes = flat_cells(s, obs)
-    final_planes = final_obs.reshape(planes.shape)
     for e in prange(actions.shape[0]):
         if s.over[e]:
             continue
-        if step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e]) and autoreset:
-            observe_env(s, p, e, board[e], ore[e], final_planes[e], masks[e])
-            copy_into(final_scores[e], s.scores[e])
-            copy_into(final_rank_keys[e], s.rank_key[e])
-            reset_env(s, p, e)
-        observe_env(s, p, e, board[e], ore[e], planes[e], masks[e])
+        if step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e]):
+            observe_env(s, p, e, obs[e], masks[e])
+            if autoreset:
+                copy_into(final_obs[e], obs[e])
+                copy_into(final_scores[e], s.scores[e])
+                copy_into(final_rank_keys[e], s.rank_key[e])
+                reset_env(s, p, e)
+                observe_env(s, p, e, obs[e], masks[e])
+        else:
+            observe_env(s, p, e, obs[e], masks[e])
 
 
 reset, reset_parallel = serial_and_parallel(_reset)
