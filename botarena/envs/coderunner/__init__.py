@@ -12,12 +12,16 @@ Actions
     blue's actions and mask are mirrored left-right (as its observation).
 
 Observations
-    ``Box(16, 16, 25)``, planes ``obs[plane, row, col]`` from the runner's side
-    (``constants.Plane``): brick, ladder, gold, removed bricks (turns to restore), gold
-    timers, own / opponent runner, own / opponent respawn cell (respawn timer), enemies,
-    trapped enemies, dead enemies' respawn cells (timer), own visited cells, own and
-    opponent dig delay, turn.  ``obs_dtype="uint8"`` (default, 0..255) or ``"float32"``
-    (0..1).
+    ``Box(11, 16, 25)``, planes ``obs[plane, row, col]`` from the runner's side
+    (``constants.Plane``), ``obs_dtype="uint8"`` (default, 0..255) or ``"float32"`` (0..1):
+    CELL (one code per cell: empty, brick, ladder, gold, removed brick, own or opponent
+    respawn cell), TIMER (turns until a removed brick is restored or a collected gold
+    reappears), OWN and OPPONENT (the runner, or while it is dead the respawn countdown on
+    its respawn cell), ENEMY (free enemies: one, or more), TRAPPED, ENEMY_SPAWN (dead
+    enemies' respawn countdowns), VISITED (own visited cells), and three bars (a fraction x
+    shown as the first ``ceil(400 x)`` cells, in reading order, full): own and opponent dig
+    delay, turn.  With ``mirror=True`` all of blue's planes are mirrored left-right.  A
+    step writes only what changed (``kernel.py``).
 
 Rules (``rules.py``, one function per phase, in the order of rules/coderunner.md)
     plans (runners, enemies: fall, pursue, return, patrol), moves and swap kills, digs,
@@ -43,7 +47,9 @@ Other views
 Scripted bots (``bots.py``): ``random``, ``greedy``, ``trapper``.
 
 Version history
-    v0: first release.
+    v0: first release (unreleased).  Before release the observation went from 16 planes
+    (one meaning each, rewritten whole every step) to these 11 (cell codes, one timer
+    plane, bars for the scalars), updated in place: the game itself did not change.
 """
 from pettingzoo.utils.conversions import parallel_to_aec
 

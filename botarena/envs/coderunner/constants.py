@@ -7,6 +7,7 @@ HEIGHT = 16
 WIDTH = 25
 MIDDLE = 12            # no enemy may start in this column; < MIDDLE is the left side
 NUM_RUNNERS = 2
+QUEUE = HEIGHT * WIDTH  # capacity of the removed-brick and collected-gold queues (state)
 RANDOM_MAP = "random"  # Config.map value: a pool of generated maps, one drawn per reset
 
 # -- cells (``state.cells``) -------------------------------------------------------------
@@ -53,27 +54,31 @@ LETTER_OF = {v: k for k, v in PROGRAM_LETTERS.items()}
 UNREACHABLE = 32767    # pursuit distance between cells without a reversible path
 
 
+# codes of the observation's CELL plane: the cell constants above, then the respawn cells
+OWN_SPAWN = 5          # the observing runner's respawn cell (always an empty cell)
+OPP_SPAWN = 6          # the opponent's
+NUM_CELL_CODES = 7
+
+
 class Plane(IntEnum):
     """Observation planes ``obs[plane, row, col]`` from the observing runner's side.
 
-    Binary planes hold 0 / full, graded planes 0..full (full = 255 in uint8, 1.0 in
-    float32, the core's ``OBS_ONE``).  Constant planes carry one scalar everywhere."""
-    BRICK = 0          # binary: brick (removed bricks not included)
-    LADDER = 1         # binary
-    GOLD = 2           # binary: gold present
-    REMOVED = 3        # graded: removed brick, turns until restored / brick_restore
-    GOLD_TIMER = 4     # graded: collected gold, turns until it respawns / gold_respawn
-    OWN = 5            # binary: own runner (alive)
-    OPPONENT = 6       # binary: opponent runner (alive)
-    OWN_SPAWN = 7      # graded: own respawn cell; full while alive, else 1 - wait/runner_respawn
-    OPP_SPAWN = 8      # graded: the same for the opponent
-    ENEMY = 9          # graded: free enemies (count / 2, capped at full)
-    TRAPPED = 10       # binary: enemies trapped in removed bricks
-    ENEMY_SPAWN = 11   # graded: respawn cells of dead enemies, turns to respawn / enemy_respawn
-    VISITED = 12       # binary: cells the own runner has visited
-    DIG_DELAY = 13     # constant: own turns until digging again / dig_delay
-    OPP_DIG_DELAY = 14  # constant: the opponent's
-    TURN = 15          # constant: turn / max_turns
+    Values are fractions of full (full = 255 in uint8, 1.0 in float32, the core's
+    ``OBS_ONE``); a countdown is turns left / its delay.  A bar shows a fraction x of one
+    number: its first ``ceil(x * 400)`` cells in reading order are full, the others 0."""
+    CELL = 0           # cell code / (NUM_CELL_CODES - 1): EMPTY, BRICK, LADDER, GOLD, REMOVED,
+                       # OWN_SPAWN, OPP_SPAWN (the codes above)
+    TIMER = 1          # countdowns: a removed brick's restore, a collected gold's respawn
+    OWN = 2            # own runner: full on its cell; when dead its respawn cell holds
+                       # 1 - turns left / runner_respawn
+    OPPONENT = 3       # the same for the opponent
+    ENEMY = 4          # free enemies: half for one, full for two or more
+    TRAPPED = 5        # binary: enemies trapped in removed bricks
+    ENEMY_SPAWN = 6    # respawn cells of dead enemies: turns to respawn / enemy_respawn
+    VISITED = 7        # binary: cells the own runner has visited
+    DIG_DELAY = 8      # bar: own turns until digging again / dig_delay
+    OPP_DIG_DELAY = 9  # bar: the opponent's
+    TURN = 10          # bar: turn / max_turns
 
 
 NUM_PLANES = len(Plane)

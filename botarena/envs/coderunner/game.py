@@ -7,8 +7,8 @@ from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS
 from .config import Config
-from .constants import (ACTION_NAMES, HEIGHT, MIDDLE, NUM_ACTIONS, NUM_PLANES, RANDOM_MAP,
-                        UNREACHABLE, WIDTH)
+from .constants import (ACTION_NAMES, HEIGHT, MIDDLE, NUM_ACTIONS, NUM_CELL_CODES, NUM_PLANES,
+                        RANDOM_MAP, UNREACHABLE, WIDTH)
 from .maps import generate_map, load_map, pursuit_tables
 from .state import alloc
 
@@ -88,12 +88,13 @@ class CodeRunnerGame(BatchedGame):
         integer = c.obs_dtype == "uint8"
         full = OBS_ONE[c.obs_dtype]
 
+        def bar(top):             # cells of a bar showing value / top, value = 0..top
+            return ((np.arange(top + 1) * N + top - 1) // top).astype(np.int16)
+
         def ramp(top, rising=False):
             x = np.arange(top + 1) / top
             return _lut(1.0 - x if rising else x, dtype, full, integer)
 
-        runner_lut = ramp(c.runner_respawn, rising=True)
-        runner_lut[0] = dtype(full)
         return kernel.Params(
             cells=cells, spawns=spawns, n_enemies=n_enemies, enemy_spawn=enemy_spawn, prog=prog,
             prog_len=prog_len, side=side, nbr=nbr, dist=dist, num_maps=K,
@@ -107,9 +108,10 @@ class CodeRunnerGame(BatchedGame):
             opponent_kill_points=int(c.opponent_kill_points), max_turns=int(c.max_turns),
             reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
             death_penalty=float(c.death_penalty), mirror=bool(c.mirror), on=dtype(full),
+            half=_lut([0.5], dtype, full, integer)[0], cell_lut=ramp(NUM_CELL_CODES - 1),
             removed_lut=ramp(c.brick_restore), gold_lut=ramp(c.gold_respawn),
-            runner_lut=runner_lut, enemy_lut=ramp(c.enemy_respawn), dig_lut=ramp(c.dig_delay),
-            turn_lut=ramp(c.max_turns),
+            runner_lut=ramp(c.runner_respawn, rising=True), enemy_lut=ramp(c.enemy_respawn),
+            dig_bar=bar(c.dig_delay), turn_bar=bar(c.max_turns),
         )
 
     def observation_shape(self):
@@ -117,6 +119,13 @@ class CodeRunnerGame(BatchedGame):
 
     def num_actions(self):
         return NUM_ACTIONS
+
+    def copy_env(self, src, dst):
+        """Copy env ``src``'s state onto env ``dst``, with its observations and masks (a
+        step updates them from the state they show)."""
+        super().copy_env(src, dst)
+        self.obs[dst] = self.obs[src]
+        self.masks[dst] = self.masks[src]
 
     # -- views of one env ------------------------------------------------------------
     def _positions(self, pos, alive):
@@ -198,8 +207,8 @@ class CodeRunnerGame(BatchedGame):
         return spaces.Box(0.0, 1.0, (NUM_PLANES + 1, HEIGHT, WIDTH), dtype=np.float32)
 
     def global_state(self, e=0):
-        """float32: red's observation planes (absolute: red is never mirrored) scaled to
-        [0, 1], then blue's visited cells."""
+        """float32: red's observation planes (absolute: red is never mirrored; OWN is red,
+        OPPONENT blue) scaled to [0, 1], then blue's visited cells."""
         full = float(OBS_ONE[self.config.obs_dtype])
         out = np.zeros(self.global_state_space.shape, dtype=np.float32)
         out[:NUM_PLANES] = self.obs[e, 0].astype(np.float32) / full

@@ -4,8 +4,18 @@
 ``enemy_spawn``, ``prog``, ``prog_len``, ``side`` per map; ``nbr`` and ``dist``, the
 pursuit tables of each map, see ``maps.pursuit_tables``), every rule number of ``Config``,
 the reward mode, ``max_steps``, shaping, and the observation's values in the obs dtype:
-``on`` (binary planes) and look-up tables indexed by turns (``removed_lut``, ``gold_lut``,
-``runner_lut``, ``enemy_lut``, ``dig_lut``, ``turn_lut``).
+``on`` (full), ``half``, ``cell_lut`` (by cell code) and look-up tables indexed by turns
+(``removed_lut``, ``gold_lut``, ``runner_lut``, ``enemy_lut``); bar lengths by turns
+(``dig_bar``, ``turn_bar``).
+
+Observations (``constants.Plane``) are written whole by a reset (``observe_all``) and then
+kept up to date by each step, which writes only what changed: the characters' marks are
+cleared before the turn (``character_marks``) and written after it (``observe_changes``);
+cells are rewritten where a brick was dug or restored and gold collected or respawned (the
+entries that entered or left the queues since ``obs_queues``); the countdowns of removed
+bricks and collected gold from the queues; the bars between the lengths shown
+(``obs_bars``) and the new ones.  The state must change only through ``reset`` and
+``step`` (the kernels own it, as in every game).
 """
 from collections import namedtuple
 
@@ -14,7 +24,8 @@ from numba import njit, prange
 from ...core.jit import copy_into, serial_and_parallel
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
-from .constants import BRICK, GOLD, HEIGHT, LADDER, REMOVED, WIDTH, Plane
+from .constants import (HEIGHT, NUM_PLANES, OPP_SPAWN, OWN_SPAWN, QUEUE, REMOVED, WIDTH,
+                        Plane)
 from .rules import legal_actions, play_turn
 
 Params = namedtuple("Params", [
@@ -23,15 +34,12 @@ Params = namedtuple("Params", [
     "dig_delay", "enemy_period", "enemy_first_move_turn", "chase_radius", "master_radius",
     "other_radius", "gold_points", "visit_points", "enemy_kill_points",
     "opponent_kill_points", "max_turns", "reward_mode", "max_steps", "death_penalty",
-    "mirror", "on", "removed_lut", "gold_lut", "runner_lut", "enemy_lut", "dig_lut",
-    "turn_lut",
+    "mirror", "on", "half", "cell_lut", "removed_lut", "gold_lut", "runner_lut", "enemy_lut",
+    "dig_bar", "turn_bar",
 ])
 
-P_BRICK, P_LADDER, P_GOLD, P_REMOVED, P_GOLD_TIMER = (int(Plane.BRICK), int(Plane.LADDER),
-                                                      int(Plane.GOLD), int(Plane.REMOVED),
-                                                      int(Plane.GOLD_TIMER))
-P_OWN, P_OPPONENT, P_OWN_SPAWN, P_OPP_SPAWN = (int(Plane.OWN), int(Plane.OPPONENT),
-                                               int(Plane.OWN_SPAWN), int(Plane.OPP_SPAWN))
+P_CELL, P_TIMER, P_OWN, P_OPPONENT = (int(Plane.CELL), int(Plane.TIMER), int(Plane.OWN),
+                                      int(Plane.OPPONENT))
 P_ENEMY, P_TRAPPED, P_ENEMY_SPAWN, P_VISITED = (int(Plane.ENEMY), int(Plane.TRAPPED),
                                                 int(Plane.ENEMY_SPAWN), int(Plane.VISITED))
 P_DIG, P_OPP_DIG, P_TURN = int(Plane.DIG_DELAY), int(Plane.OPP_DIG_DELAY), int(Plane.TURN)
@@ -53,7 +61,9 @@ def reset_env(s, p, e):
             dug_by[r, c] = 0
             gold_turn[r, c] = -1
     s.num_holes[e] = 0
+    s.hole_head[e] = 0
     s.num_gold_out[e] = 0
+    s.gold_head[e] = 0
     visited = s.visited[e]
     spawns = p.spawns[m]
     for a in range(2):
@@ -102,122 +112,196 @@ def _clip(x, top):
 
 
 @njit(cache=True, _nrt=False)
+def _at(r, c, flip):
+    """Index of cell (r, c) in a flat plane, mirrored left-right with ``flip``."""
+    if flip:
+        return r * WIDTH + WIDTH - 1 - c
+    return r * WIDTH + c
+
+
+@njit(cache=True, _nrt=False)
 def _fill(plane, value):
     for i in range(N):
         plane[i] = value
 
 
 @njit(cache=True, _nrt=False)
-def _mark(plane, r, c, flip, value):
-    if flip:
-        plane[r * WIDTH + WIDTH - 1 - c] = value
-    else:
-        plane[r * WIDTH + c] = value
-
-
-@njit(cache=True, _nrt=False)
-def observe_env(s, p, e, obs, masks):
-    """Both runners' planes (``obs[a]``, see constants.Plane) and action masks of env e.
-    The planes shared by both runners are written for red and copied for blue (mirrored
-    left-right with ``p.mirror``)."""
-    cells = s.cells[e].reshape(N)
-    restore, gold_turn = s.restore_turn[e].reshape(N), s.gold_turn[e].reshape(N)
-    turn = s.turn[e]
-    on = p.on
+def character_marks(s, p, e, planes, show):
+    """Write (``show``) or clear the planes of env e that follow the characters: OWN and
+    OPPONENT (a runner or its respawn countdown), ENEMY, TRAPPED and ENEMY_SPAWN."""
     zero = p.removed_lut[0]
-    flat = obs.reshape(2, obs.shape[1], N)
-    red = flat[0]
-    brick, ladder, gold, removed, gold_timer = (red[P_BRICK], red[P_LADDER], red[P_GOLD],
-                                                red[P_REMOVED], red[P_GOLD_TIMER])
-    top_removed, top_gold = p.removed_lut.shape[0] - 1, p.gold_lut.shape[0] - 1
-    for i in range(N):
-        v = cells[i]
-        brick[i] = on if v == BRICK else zero
-        ladder[i] = on if v == LADDER else zero
-        gold[i] = on if v == GOLD else zero
-        removed[i] = zero
-        gold_timer[i] = zero
-        if v == REMOVED:
-            removed[i] = p.removed_lut[_clip(restore[i] - turn + 1, top_removed)]
-        if gold_turn[i] >= 0:
-            gold_timer[i] = p.gold_lut[_clip(gold_turn[i] - turn + 1, top_gold)]
-    enemy, trapped, enemy_spawn_plane = red[P_ENEMY], red[P_TRAPPED], red[P_ENEMY_SPAWN]
-    _fill(enemy, zero)
-    _fill(trapped, zero)
-    _fill(enemy_spawn_plane, zero)
+    turn = s.turn[e]
     m_id = s.map_id[e]
+    pos, alive, respawn = s.runner_pos[e], s.runner_alive[e], s.runner_respawn[e]
+    spawns = p.spawns[m_id]
+    top_runner = p.runner_lut.shape[0] - 1
+    for b in range(2):          # runner b: OWN for b, OPPONENT for the other
+        if alive[b]:
+            r, c, value = pos[b, 0], pos[b, 1], p.on
+        else:
+            r, c = spawns[b, 0], spawns[b, 1]
+            value = p.runner_lut[_clip(respawn[b] - turn + 1, top_runner)]
+        if not show:
+            value = zero
+        for a in range(2):
+            planes[a, P_OWN if a == b else P_OPPONENT, _at(r, c, p.mirror and a == 1)] = value
+    cells = s.cells[e]
     enemy_pos, enemy_alive, enemy_respawn = s.enemy_pos[e], s.enemy_alive[e], s.enemy_respawn[e]
     enemy_spawn = p.enemy_spawn[m_id]
     top_enemy = p.enemy_lut.shape[0] - 1
     for i in range(s.num_enemies[e]):
         if enemy_alive[i]:
-            k = enemy_pos[i, 0] * WIDTH + enemy_pos[i, 1]
-            if cells[k] == REMOVED:
-                trapped[k] = on
-            else:
-                enemy[k] = on
+            r, c = enemy_pos[i, 0], enemy_pos[i, 1]
+            trapped = cells[r, c] == REMOVED
+            for a in range(2):
+                k = _at(r, c, p.mirror and a == 1)
+                if trapped:
+                    planes[a, P_TRAPPED, k] = p.on if show else zero
+                elif not show:
+                    planes[a, P_ENEMY, k] = zero
+                elif planes[a, P_ENEMY, k] == zero:
+                    planes[a, P_ENEMY, k] = p.half
+                else:
+                    planes[a, P_ENEMY, k] = p.on
         else:
-            k = enemy_spawn[i, 0] * WIDTH + enemy_spawn[i, 1]
+            r, c = enemy_spawn[i, 0], enemy_spawn[i, 1]
             value = p.enemy_lut[_clip(enemy_respawn[i] - turn + 1, top_enemy)]
-            if enemy_spawn_plane[k] < value:
-                enemy_spawn_plane[k] = value
-    _fill(red[P_TURN], p.turn_lut[_clip(turn, p.turn_lut.shape[0] - 1)])
-    # blue's copy of the shared planes
-    blue = flat[1]
-    shared = (P_BRICK, P_LADDER, P_GOLD, P_REMOVED, P_GOLD_TIMER, P_ENEMY, P_TRAPPED,
-              P_ENEMY_SPAWN, P_TURN)
-    for j in shared:
-        src, dst = red[j], blue[j]
-        if p.mirror:
-            for r in range(HEIGHT):
-                base = r * WIDTH
-                for c in range(WIDTH):
-                    dst[base + c] = src[base + WIDTH - 1 - c]
-        else:
-            for i in range(N):
-                dst[i] = src[i]
-    # each runner's own planes
-    pos, alive, respawn, ready = s.runner_pos[e], s.runner_alive[e], s.runner_respawn[e], s.dig_ready[e]
-    visited = s.visited[e].reshape(2, N)
-    spawns = p.spawns[m_id]
-    top_runner, top_dig = p.runner_lut.shape[0] - 1, p.dig_lut.shape[0] - 1
-    for a in range(2):
-        mine = flat[a]
-        flip = p.mirror and a == 1
-        b = 1 - a
-        own, opp, own_spawn, opp_spawn, seen = (mine[P_OWN], mine[P_OPPONENT], mine[P_OWN_SPAWN],
-                                                mine[P_OPP_SPAWN], mine[P_VISITED])
-        _fill(own, zero)
-        _fill(opp, zero)
-        _fill(own_spawn, zero)
-        _fill(opp_spawn, zero)
-        vis = visited[a]
-        if flip:
-            for r in range(HEIGHT):
-                base = r * WIDTH
-                for c in range(WIDTH):
-                    seen[base + c] = on if vis[base + WIDTH - 1 - c] else zero
-        else:
-            for i in range(N):
-                seen[i] = on if vis[i] else zero
-        if alive[a]:
-            _mark(own, pos[a, 0], pos[a, 1], flip, on)
-            _mark(own_spawn, spawns[a, 0], spawns[a, 1], flip, on)
-        else:
-            _mark(own_spawn, spawns[a, 0], spawns[a, 1], flip,
-                  p.runner_lut[_clip(respawn[a] - turn + 1, top_runner)])
-        if alive[b]:
-            _mark(opp, pos[b, 0], pos[b, 1], flip, on)
-            _mark(opp_spawn, spawns[b, 0], spawns[b, 1], flip, on)
-        else:
-            _mark(opp_spawn, spawns[b, 0], spawns[b, 1], flip,
-                  p.runner_lut[_clip(respawn[b] - turn + 1, top_runner)])
-        _fill(mine[P_DIG], p.dig_lut[_clip(ready[a] - turn, top_dig)])
-        _fill(mine[P_OPP_DIG], p.dig_lut[_clip(ready[b] - turn, top_dig)])
-        legal_actions(s, p, e, a, masks[a])
+            for a in range(2):
+                k = _at(r, c, p.mirror and a == 1)
+                if not show:
+                    planes[a, P_ENEMY_SPAWN, k] = zero
+                elif planes[a, P_ENEMY_SPAWN, k] < value:
+                    planes[a, P_ENEMY_SPAWN, k] = value
 
 
 @njit(cache=True, _nrt=False)
+def _queue_changes(p, queue, head, count, shown, cells, planes):
+    """CELL (and TIMER cleared) of the cells that left or entered a ring buffer of cells
+    (``state.hole_queue``, ``gold_queue``) since it was shown (``shown``: head, count):
+    the popped entries are still in place (a queue never holds QUEUE cells)."""
+    zero = p.removed_lut[0]
+    left = (head - shown[0]) % QUEUE
+    for j in range(left + count):
+        if j < left or j >= shown[1]:       # popped, or pushed since
+            k = queue[(shown[0] + j) % QUEUE]
+            r, c = k // WIDTH, k % WIDTH
+            for a in range(2):
+                i = _at(r, c, p.mirror and a == 1)
+                planes[a, P_CELL, i] = p.cell_lut[cells[r, c]]
+                planes[a, P_TIMER, i] = zero
+    shown[0] = head
+    shown[1] = count
+
+
+@njit(cache=True, _nrt=False)
+def _countdowns(s, p, e, planes):
+    """TIMER at every removed brick and collected gold (from their queues)."""
+    turn = s.turn[e]
+    restore, holes, head = s.restore_turn[e], s.hole_queue[e], s.hole_head[e]
+    top = p.removed_lut.shape[0] - 1
+    for j in range(s.num_holes[e]):
+        k = holes[(head + j) % QUEUE]
+        r, c = k // WIDTH, k % WIDTH
+        value = p.removed_lut[_clip(restore[r, c] - turn + 1, top)]
+        for a in range(2):
+            planes[a, P_TIMER, _at(r, c, p.mirror and a == 1)] = value
+    gold_turn, golds, head = s.gold_turn[e], s.gold_queue[e], s.gold_head[e]
+    top = p.gold_lut.shape[0] - 1
+    for j in range(s.num_gold_out[e]):
+        k = golds[(head + j) % QUEUE]
+        r, c = k // WIDTH, k % WIDTH
+        value = p.gold_lut[_clip(gold_turn[r, c] - turn + 1, top)]
+        for a in range(2):
+            planes[a, P_TIMER, _at(r, c, p.mirror and a == 1)] = value
+
+
+@njit(cache=True, _nrt=False)
+def _bar(p, planes, red_plane, blue_plane, shown, length):
+    """Bring a bar shown ``shown`` cells long to ``length`` (red's plane and blue's)."""
+    zero = p.removed_lut[0]
+    for k in range(min(shown, length), max(shown, length)):
+        value = p.on if k < length else zero
+        r, c = k // WIDTH, k % WIDTH
+        planes[0, red_plane, k] = value
+        planes[1, blue_plane, _at(r, c, p.mirror)] = value
+
+
+@njit(cache=True, _nrt=False)
+def _bars(s, p, e, planes):
+    """The bar planes (dig delays, turn), written between the lengths shown (``obs_bars``)
+    and the new ones."""
+    turn, ready, shown = s.turn[e], s.dig_ready[e], s.obs_bars[e]
+    top_dig, top_turn = p.dig_bar.shape[0] - 1, p.turn_bar.shape[0] - 1
+    red = p.dig_bar[_clip(ready[0] - turn, top_dig)]
+    blue = p.dig_bar[_clip(ready[1] - turn, top_dig)]
+    length = p.turn_bar[_clip(turn, top_turn)]
+    if red != shown[0]:
+        _bar(p, planes, P_DIG, P_OPP_DIG, shown[0], red)
+        shown[0] = red
+    if blue != shown[1]:
+        _bar(p, planes, P_OPP_DIG, P_DIG, shown[1], blue)
+        shown[1] = blue
+    if length != shown[2]:
+        _bar(p, planes, P_TURN, P_TURN, shown[2], length)
+        shown[2] = length
+
+
+@njit(cache=True, _nrt=False)
+def observe_all(s, p, e, planes, masks):
+    """Both runners' planes (``planes[a]``: ``obs[e, a]`` as ``[plane, row * WIDTH + col]``,
+    see constants.Plane), written whole, and their action masks; the planes are mirrored
+    left-right for blue with ``p.mirror``."""
+    cells, visited = s.cells[e], s.visited[e]
+    spawns = p.spawns[s.map_id[e]]
+    zero = p.removed_lut[0]
+    for a in range(2):
+        mine = planes[a]
+        flip = p.mirror and a == 1
+        for r in range(HEIGHT):
+            for c in range(WIDTH):
+                k = _at(r, c, flip)
+                mine[P_CELL, k] = p.cell_lut[cells[r, c]]
+                mine[P_VISITED, k] = p.on if visited[a, r, c] else zero
+        mine[P_CELL, _at(spawns[a, 0], spawns[a, 1], flip)] = p.cell_lut[OWN_SPAWN]
+        mine[P_CELL, _at(spawns[1 - a, 0], spawns[1 - a, 1], flip)] = p.cell_lut[OPP_SPAWN]
+        for j in (P_TIMER, P_OWN, P_OPPONENT, P_ENEMY, P_TRAPPED, P_ENEMY_SPAWN, P_DIG,
+                  P_OPP_DIG, P_TURN):
+            _fill(mine[j], zero)
+    shown = s.obs_queues[e]
+    shown[0], shown[1] = s.hole_head[e], s.num_holes[e]
+    shown[2], shown[3] = s.gold_head[e], s.num_gold_out[e]
+    for j in range(3):
+        s.obs_bars[e, j] = 0
+    _countdowns(s, p, e, planes)
+    character_marks(s, p, e, planes, True)
+    _bars(s, p, e, planes)
+    for a in range(2):
+        legal_actions(s, p, e, a, masks[a])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def observe_changes(s, p, e, planes, masks):
+    """``observe_all``'s planes brought up to date after a turn, whose characters' marks
+    ``character_marks`` cleared before it; and the action masks."""
+    cells, shown = s.cells[e], s.obs_queues[e]
+    _queue_changes(p, s.hole_queue[e], s.hole_head[e], s.num_holes[e], shown[0:2], cells, planes)
+    _queue_changes(p, s.gold_queue[e], s.gold_head[e], s.num_gold_out[e], shown[2:4], cells,
+                   planes)
+    _countdowns(s, p, e, planes)
+    character_marks(s, p, e, planes, True)
+    # a runner visits the cell it moved to (runner_new; it may die there in the same turn)
+    visited, new = s.visited[e], s.runner_new[e]
+    for a in range(2):
+        r, c = new[a, 0], new[a, 1]
+        if r >= 0:
+            if visited[a, r, c]:
+                planes[a, P_VISITED, _at(r, c, p.mirror and a == 1)] = p.on
+    _bars(s, p, e, planes)
+    for a in range(2):
+        legal_actions(s, p, e, a, masks[a])
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def step_env(s, p, e, actions, rewards, terminated, truncated):
     """One turn of env e and its rewards and end flags; True when the episode is done."""
     game_over = play_turn(s, p, e, actions)
@@ -233,28 +317,61 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
 
 
 def _reset(s, p, env_mask, obs, masks):
+    planes = obs.reshape(env_mask.shape[0], 2, NUM_PLANES, N)
     for e in prange(env_mask.shape[0]):
         if env_mask[e]:
             reset_env(s, p, e)
-            observe_env(s, p, e, obs[e], masks[e])
+            observe_all(s, p, e, planes[e], masks[e])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, planes, masks,
+             final_obs, final_scores, final_rank_keys):
+    """One step of env e (the batch drivers' loop body): the turn, the planes updated, and
+    with ``autoreset`` a new game if it ended.  Inlined: a real call passes the whole state
+    tuple, dozens of array structs, and cost as much as the step itself."""
+    character_marks(s, p, e, planes, False)
+    done = step_env(s, p, e, actions, rewards, terminated, truncated)
+    observe_changes(s, p, e, planes, masks)
+    if done and autoreset:
+        copy_into(final_obs, planes)
+        copy_into(final_scores, s.scores[e])
+        copy_into(final_rank_keys, s.rank_key[e])
+        reset_env(s, p, e)
+        observe_all(s, p, e, planes, masks)
+
+
+@njit(cache=True, _nrt=False)
+def play_env_call(s, p, e, actions, autoreset, rewards, terminated, truncated, planes, masks,
+                  final_obs, final_scores, final_rank_keys):
+    """``play_env`` behind a real call, for the threaded driver: numba's parallel pass
+    miscompiles ``play_env`` inlined into a ``prange`` body (the turns stop advancing)."""
+    play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, planes, masks,
+             final_obs, final_scores, final_rank_keys)
 
 
 def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
           final_scores, final_rank_keys):
-    for e in prange(actions.shape[0]):
-        if s.over[e]:
-            continue
-        if step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e]):
-            observe_env(s, p, e, obs[e], masks[e])
-            if autoreset:
-                copy_into(final_obs[e], obs[e])
-                copy_into(final_scores[e], s.scores[e])
-                copy_into(final_rank_keys[e], s.rank_key[e])
-                reset_env(s, p, e)
-                observe_env(s, p, e, obs[e], masks[e])
-        else:
-            observe_env(s, p, e, obs[e], masks[e])
+    E = actions.shape[0]
+    planes = obs.reshape(E, 2, NUM_PLANES, N)     # once: numba's reshape costs tens of ns
+    for e in prange(E):
+        if not s.over[e]:
+            play_env(s, p, e, actions[e], autoreset, rewards[e], terminated[e], truncated[e],
+                     planes[e], masks[e], final_obs[e], final_scores[e], final_rank_keys[e])
+
+
+def _step_threaded(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks,
+                   final_obs, final_scores, final_rank_keys):
+    """``_step`` calling ``play_env_call``: the threaded twin's loop."""
+    E = actions.shape[0]
+    planes = obs.reshape(E, 2, NUM_PLANES, N)
+    for e in prange(E):
+        if not s.over[e]:
+            play_env_call(s, p, e, actions[e], autoreset, rewards[e], terminated[e],
+                          truncated[e], planes[e], masks[e], final_obs[e], final_scores[e],
+                          final_rank_keys[e])
 
 
 reset, reset_parallel = serial_and_parallel(_reset)
-step, step_parallel = serial_and_parallel(_step)
+step = serial_and_parallel(_step)[0]
+step_parallel = serial_and_parallel(_step_threaded)[1]

@@ -30,14 +30,21 @@ that is neither brick nor ladder, and brick as the target.
 Timings: an event of turn t with a delay D happens in phase 4 of turn t + D (bricks,
 gold, runners), except enemies: the seed says one killed at turn t moves again at turn
 t + ``enemy_respawn``, so it reappears in phase 4 of turn t + enemy_respawn - 1.
+Removed bricks and collected gold wait in queues (``hole_queue``, ``gold_queue``) in the
+order they fall due (their delays are fixed), so phase 4 pops what is due instead of
+scanning the map (bricks restored in one turn touch different cells: their order does not
+matter).
+
 Phases take the state ``s``, the params ``p`` and the env ``e`` and bind that env's arrays
 once; all is compiled without numba's runtime (``_nrt=False``, see ``core.jit``).
+``play_turn`` is inlined into its caller (``inline="always"``): a real call passes the
+whole state tuple, dozens of array structs, and cost more than a phase.
 """
 from numba import njit
 
 from .constants import (BOTTOM, BRICK, DIG_LEFT, DIG_RIGHT, EMPTY, GOLD, HEIGHT, LADDER,
                         LEFT, MIRRORED, MOVE_DELTAS, NONE, NUM_ACTIONS, OPPOSITE, PREFERENCE,
-                        REMOVED, RIGHT, TOP, WIDTH)
+                        QUEUE, REMOVED, RIGHT, TOP, WIDTH)
 
 
 # -- cell predicates ------------------------------------------------------------------------
@@ -161,6 +168,16 @@ def legal_actions(s, p, e, a, out):
                 out[MIRRORED[act]] = 1
             else:
                 out[act] = 1
+
+
+# -- timed cells ------------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False)
+def push(queue, head, count, k):
+    """Append cell k (``r * WIDTH + c``) to a ring buffer of cells holding ``count`` from
+    ``head``.  Removed bricks and collected gold wait a fixed delay, so each queue is in
+    the order of its due turns: ``timed_events`` pops from the head."""
+    queue[(head + count) % QUEUE] = k
 
 
 # -- deaths -------------------------------------------------------------------------------
@@ -351,6 +368,7 @@ def apply_digs(s, p, e):
             cells[tr, tc] = REMOVED
             restore[tr, tc] = turn + p.brick_restore
             dug_by[tr, tc] = 1 << a
+            push(s.hole_queue[e], s.hole_head[e], s.num_holes[e], tr * WIDTH + tc)
             s.num_holes[e] += 1
         elif cells[tr, tc] == REMOVED:    # both runners dug it this turn
             dug_by[tr, tc] |= 1 << a
@@ -397,20 +415,24 @@ def restore_brick(s, p, e, r, c):
 @njit(cache=True, _nrt=False)
 def timed_events(s, p, e):
     turn = s.turn[e]
-    if s.num_holes[e] > 0:
-        restore = s.restore_turn[e]
-        for r in range(HEIGHT):
-            for c in range(WIDTH):
-                if restore[r, c] == turn:
-                    restore_brick(s, p, e, r, c)
-    if s.num_gold_out[e] > 0:
-        cells, gold_turn = s.cells[e], s.gold_turn[e]
-        for r in range(HEIGHT):
-            for c in range(WIDTH):
-                if gold_turn[r, c] == turn:
-                    cells[r, c] = GOLD
-                    gold_turn[r, c] = -1
-                    s.num_gold_out[e] -= 1
+    holes, restore = s.hole_queue[e], s.restore_turn[e]
+    while s.num_holes[e] > 0:
+        k = holes[s.hole_head[e]]
+        r, c = k // WIDTH, k % WIDTH
+        if restore[r, c] != turn:
+            break
+        s.hole_head[e] = (s.hole_head[e] + 1) % QUEUE
+        restore_brick(s, p, e, r, c)
+    golds, cells, gold_turn = s.gold_queue[e], s.cells[e], s.gold_turn[e]
+    while s.num_gold_out[e] > 0:
+        k = golds[s.gold_head[e]]
+        r, c = k // WIDTH, k % WIDTH
+        if gold_turn[r, c] != turn:
+            break
+        s.gold_head[e] = (s.gold_head[e] + 1) % QUEUE
+        cells[r, c] = GOLD
+        gold_turn[r, c] = -1
+        s.num_gold_out[e] -= 1
     m_id = s.map_id[e]
     pos, alive, respawn = s.runner_pos[e], s.runner_alive[e], s.runner_respawn[e]
     spawns = p.spawns[m_id]
@@ -446,6 +468,7 @@ def collect_gold(s, p, e):
             if cells[r, c] == GOLD:
                 cells[r, c] = EMPTY
                 s.gold_turn[e, r, c] = s.turn[e] + p.gold_respawn
+                push(s.gold_queue[e], s.gold_head[e], s.num_gold_out[e], r * WIDTH + c)
                 s.num_gold_out[e] += 1
 
 
@@ -476,7 +499,7 @@ def enemy_contact(s, p, e):
             kill_runner(s, p, e, a)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_turn(s, p, e, actions):
     """One turn of env e (the phases above); True when the game is over."""
     s.died[e, 0] = False

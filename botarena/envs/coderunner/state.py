@@ -1,7 +1,8 @@
 """CodeRunner's state: the one table of arrays, each with a leading env axis E.
 
 Positions are ``(row, col)``, row 0 at the top; ``-1, -1`` for a dead character.
-``M`` bounds the enemies (the largest map of the pool), ``S`` the pursuit stack.
+``M`` bounds the enemies (the largest map of the pool), ``S`` the pursuit stack,
+``Q`` (``constants.QUEUE``) the removed bricks or collected gold at a time.
 Turns are absolute turn numbers of the game (the first turn is 0); "-1" means none.
 
 | field          | shape, dtype          | meaning                                               |
@@ -11,7 +12,11 @@ Turns are absolute turn numbers of the game (the first turn is 0); "-1" means no
 | dug_by         | [E, H, W] uint8       | bit a set: runner a dug this removed brick            |
 | gold_turn      | [E, H, W] int16       | turn a collected gold reappears (-1: none)            |
 | num_holes      | [E] int32             | removed bricks on the map                             |
+| hole_queue     | [E, Q] int16          | their cells (r * W + c), a ring buffer in dig order   |
+| hole_head      | [E] int32             | index of the oldest removed brick in hole_queue       |
 | num_gold_out   | [E] int32             | collected gold waiting to reappear                    |
+| gold_queue     | [E, Q] int16          | their cells, a ring buffer in collection order        |
+| gold_head      | [E] int32             | index of the oldest in gold_queue                     |
 | runner_pos     | [E, 2, 2] int16       | runners (red, blue)                                   |
 | runner_alive   | [E, 2] bool           | the runner is on the map                              |
 | runner_respawn | [E, 2] int32          | turn a dead runner reappears                          |
@@ -43,6 +48,9 @@ Turns are absolute turn numbers of the game (the first turn is 0); "-1" means no
 | bot_dist       | [E, H*W] int16        | scratch: bots' search                                 |
 | bot_queue      | [E, H*W] int32        | scratch: bots' search                                 |
 | bot_first      | [E, H*W] int8         | scratch: bots' search (first move)                    |
+| obs_queues     | [E, 4] int32          | scratch: hole head and count, gold head and count as  |
+|                |                       | the observations show them                            |
+| obs_bars       | [E, 3] int16          | scratch: lengths of the bars shown (dig delays, turn) |
 | rng            | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                 |
 """
 from collections import namedtuple
@@ -50,7 +58,7 @@ from collections import namedtuple
 import numpy as np
 
 from ...core.rng import NUM_STREAMS
-from .constants import HEIGHT as H, WIDTH as W
+from .constants import HEIGHT as H, QUEUE, WIDTH as W
 
 FIELDS = (
     ("cells", lambda M, S: (H, W), np.uint8),
@@ -58,7 +66,11 @@ FIELDS = (
     ("dug_by", lambda M, S: (H, W), np.uint8),
     ("gold_turn", lambda M, S: (H, W), np.int16),
     ("num_holes", lambda M, S: (), np.int32),
+    ("hole_queue", lambda M, S: (QUEUE,), np.int16),
+    ("hole_head", lambda M, S: (), np.int32),
     ("num_gold_out", lambda M, S: (), np.int32),
+    ("gold_queue", lambda M, S: (QUEUE,), np.int16),
+    ("gold_head", lambda M, S: (), np.int32),
     ("runner_pos", lambda M, S: (2, 2), np.int16),
     ("runner_alive", lambda M, S: (2,), np.bool_),
     ("runner_respawn", lambda M, S: (2,), np.int32),
@@ -90,6 +102,8 @@ FIELDS = (
     ("bot_dist", lambda M, S: (H * W,), np.int16),
     ("bot_queue", lambda M, S: (H * W,), np.int32),
     ("bot_first", lambda M, S: (H * W,), np.int8),
+    ("obs_queues", lambda M, S: (4,), np.int32),
+    ("obs_bars", lambda M, S: (3,), np.int16),
     ("rng", lambda M, S: (NUM_STREAMS,), np.uint64),
 )
 
