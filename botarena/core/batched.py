@@ -33,7 +33,7 @@ import numba
 import numpy as np
 
 from . import rng as rng_module
-from .jit import bind
+from .jit import bind, first_outside
 
 PARALLEL_MIN_ENVS = 256
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
@@ -98,12 +98,13 @@ class BatchedGame(ABC):
                           self.actions, False, self.rewards, self.terminated, self.truncated,
                           self.obs, self.masks, self.final_obs, self.final_scores,
                           self.final_rank_keys)
+        self._first_outside = bind(first_outside, self.actions, self._action_values)
 
     def __getstate__(self):
         """Picklable (SuperSuit's and SB3's subprocess vector envs, Ray copy envs): the
         compiled entry points are dropped and bound again on unpickling."""
         state = self.__dict__.copy()
-        del state["_reset"], state["_step"]
+        del state["_reset"], state["_step"], state["_first_outside"]
         return state
 
     def __setstate__(self, state):
@@ -148,9 +149,13 @@ class BatchedGame(ABC):
 
     def check_actions(self, actions):
         """Raise ``ValueError`` unless every action is in ``[0, action_values)``."""
-        low, high = actions.min(), actions.max()
-        if low < 0 or high >= self._action_values:
-            bad = low if low < 0 else high
+        if actions is self.actions:
+            i = self._first_outside(actions, self._action_values)
+        else:
+            actions = np.ascontiguousarray(actions)
+            i = first_outside(actions, self._action_values)
+        if i >= 0:
+            bad = actions.reshape(-1)[i]
             raise ValueError(f"action {bad} is outside [0, {self._action_values})")
 
     @property

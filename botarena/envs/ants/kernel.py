@@ -139,10 +139,10 @@ def observe_env(s, p, e, obs, masks):
         for i in range(n):
             water[i] = water_plane[i]
         for i in range(num_ants):
-            rel = ant_owner[i] - a
+            rel = int(ant_owner[i]) - a   # int: the int8 owner would wrap in pure Python
             if rel < 0:
                 rel += num_players
-            planes[rel * n + ant_y[i] * width + ant_x[i]] = on
+            planes[rel * n + int(ant_y[i]) * width + ant_x[i]] = on
         food = planes[P_FOOD * n:(P_FOOD + 1) * n]
         for f in range(num_food):
             food[food_y[f] * width + food_x[f]] = on
