@@ -80,7 +80,7 @@ class DungeonGame(BatchedGame):
             treasure_min=int(c.treasure_min), treasure_max=int(c.treasure_max),
             treasure_retry=int(c.treasure_retry), max_ticks=int(c.max_ticks),
             reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
-            on=dtype(full), full=float(full),
+            on=dtype(full), off=dtype(0), full=float(full),
             round=0.5 if integer else 0.0,
             ore_lut=ore_lut, bomb_lut=bomb_lut, danger_lut=danger_lut, hp_lut=hp_lut,
         )

@@ -2,10 +2,18 @@
 
 ``p``, the params tuple: the map template (``tiles``, ``positions``) or the generator's
 counts, every rule number of ``Config``, the reward mode, ``max_steps``, and the
-observation's values in the obs dtype: ``on`` (binary planes), ``ore_lut[hp]``,
+observation's values in the obs dtype: ``on`` / ``off`` (binary planes), ``ore_lut[hp]``,
 ``bomb_lut[timer]``, ``danger_lut[ticks until the fire hits]``, ``hp_lut[hp]``, and
 ``full`` / ``round`` for the constant planes (``round`` is 0.5 where they are stored as
 integers, so that the store rounds).
+
+Speed: the functions that take the whole state ``s`` and params ``p`` (``step_env``,
+``observe_env``, ``blast_times``, ``rules.play_tick``) are inlined into the batch drivers
+(``inline='always'``): a real call passes every array of both tuples by value, a few KB
+per call.  The drivers take the flat-cell views (``flat_cells``) once per batch, since
+numba's reshape is a call too.  The threaded drivers reach the same per-env bodies
+(``start_env``, ``play_env``) through real calls (``start_env_call``, ``play_env_call``):
+numba's parallel pass miscompiles them inlined into a ``prange`` loop.
 """
 from collections import namedtuple
 
@@ -25,7 +33,7 @@ Params = namedtuple("Params", [
     "ore_blocks", "map_ammo", "player_hp", "player_ammo", "bomb_power", "bomb_fuse", "ore_hp",
     "wood_points", "ore_points", "treasure_points", "hit_points", "ammo_lifetime",
     "ammo_delay", "treasure_min", "treasure_max", "treasure_retry", "max_ticks",
-    "reward_mode", "max_steps", "on", "full", "round", "ore_lut", "bomb_lut", "danger_lut",
+    "reward_mode", "max_steps", "on", "off", "full", "round", "ore_lut", "bomb_lut", "danger_lut",
     "hp_lut",
 ])
 
@@ -36,7 +44,7 @@ P_METAL, P_WOOD, P_ORE, P_BOMB, P_DANGER, P_AMMO, P_TREASURE, P_BODY, P_TIME = (
 P_OWN, P_OPPONENT, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE = (
     int(Plane.OWN), int(Plane.OPPONENT), int(Plane.OWN_HP), int(Plane.OWN_AMMO),
     int(Plane.OWN_POWER), int(Plane.OWN_SCORE))
-SHARED_PLANES = P_TIME + 1   # planes 0..TIME_LEFT are the same for every player
+MARKED_PLANES = (P_BOMB, P_DANGER, P_BODY)   # written cell by cell for player 0, copied
 
 
 @njit(cache=True, _nrt=False)
@@ -77,7 +85,7 @@ def reset_env(s, p, e):
     update_rank_keys(s, p, e)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def blast_times(s, e, hit_in, blast, chain):
     """``hit_in[b]`` as in ``hit_times``; also ``blast[b, d]``: bomb b's reach in direction
     d (0..3: up, down, left, right) on the current board, and ``chain[b, d]``: the bomb
@@ -139,48 +147,52 @@ def hit_times(s, e, hit_in):
     return blast_times(s, e, hit_in, s.blast[e], s.chain[e])
 
 
-@njit(cache=True, _nrt=False)
-def _mark_max(plane, i, value):
-    if plane[i] < value:
-        plane[i] = value
+@njit(cache=True, _nrt=False, inline='always')
+def observe_env(s, p, e, board, ore, planes, masks):
+    """Every player's planes (``planes[a, plane, cell]``, cell = y * width + x, see
+    constants.Plane) and action mask of env e; ``board`` and ``ore`` are its tiles and
+    ore hits as flat cells (the batch drivers take these flat views once per call).
 
-
-@njit(cache=True, _nrt=False)
-def observe_env(s, p, e, obs, masks):
-    """Every player's planes (``obs[a]``, see constants.Plane) and action mask of env e.
-
-    The planes shared by all players are written for player 0 and copied; the loops run
-    over the flattened board, one plane each, so that they compile to vector code."""
-    height, width = s.tiles.shape[1], s.tiles.shape[2]
-    n = height * width
+    Planes METAL..TIME_LEFT are the same for every player: those drawn from the tiles are
+    written for each player by loops over the flat cells, one plane each, that compile to
+    vector code; those marked cell by cell (bombs, danger, bodies) are drawn for player 0
+    and copied."""
+    width = s.tiles.shape[2]
+    n = board.shape[0]
     tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
-    board = tiles.reshape(n)
-    ore = s.ore_hp[e].reshape(n)
     positions, alive, hp, ammo, power, scores = (s.positions[e], s.alive[e], s.hp[e], s.ammo[e],
                                                  s.power[e], s.scores[e])
     num_players = positions.shape[0]
-    all_planes = obs.reshape(obs.shape[0], obs.shape[1], n)
-    planes = all_planes[0]
-    on, ore_lut, bomb_lut, danger_lut = p.on, p.ore_lut, p.bomb_lut, p.danger_lut
-    metal, wood, ore_plane = planes[P_METAL], planes[P_WOOD], planes[P_ORE]
+    on, off, ore_lut, bomb_lut, danger_lut = p.on, p.off, p.ore_lut, p.bomb_lut, p.danger_lut
+    time_left = p.full * (p.max_ticks - s.tick[e]) / p.max_ticks + p.round
+    for a in range(num_players):                # the tiles' planes: vector code, per player
+        mine = planes[a]
+        metal, wood, ore_plane = mine[P_METAL], mine[P_WOOD], mine[P_ORE]
+        for i in range(n):
+            metal[i] = on if board[i] == METAL else off
+        for i in range(n):
+            wood[i] = on if board[i] == WOOD else off
+        # ore_lut[hits left], as one select per level (vector code, unlike a table lookup)
+        for i in range(n):
+            ore_plane[i] = ore_lut[0]
+        for level in range(1, ore_lut.shape[0]):
+            value = ore_lut[level]
+            for i in range(n):
+                ore_plane[i] = value if ore[i] == level else ore_plane[i]
+        ammo_plane, treasure_plane = mine[P_AMMO], mine[P_TREASURE]
+        for i in range(n):
+            ammo_plane[i] = on if board[i] == AMMO else off
+        for i in range(n):
+            treasure_plane[i] = on if board[i] == TREASURE else off
+        _fill(mine[P_TIME], time_left)
+    mine = planes[0]
+    bomb_plane, danger, body = mine[P_BOMB], mine[P_DANGER], mine[P_BODY]
     for i in range(n):
-        metal[i] = (board[i] == METAL) * on
+        bomb_plane[i] = off
     for i in range(n):
-        wood[i] = (board[i] == WOOD) * on
+        danger[i] = off
     for i in range(n):
-        ore_plane[i] = ore_lut[ore[i]]
-    ammo_plane, treasure_plane = planes[P_AMMO], planes[P_TREASURE]
-    for i in range(n):
-        ammo_plane[i] = (board[i] == AMMO) * on
-    for i in range(n):
-        treasure_plane[i] = (board[i] == TREASURE) * on
-    bomb_plane, danger, body = planes[P_BOMB], planes[P_DANGER], planes[P_BODY]
-    for i in range(n):
-        bomb_plane[i] = 0
-    for i in range(n):
-        danger[i] = 0
-    for i in range(n):
-        body[i] = 0
+        body[i] = off
     # danger: fire (hits during the next tick), then (bombs' future fire, chains included)
     fire_x, fire_y, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_reach[e]
     soonest = danger_lut[1]
@@ -201,35 +213,31 @@ def observe_env(s, p, e, obs, masks):
         cell = bomb_y[b] * width + bomb_x[b]
         bomb_plane[cell] = bomb_lut[min(bomb_timer[b], last_fuse)]
         value = danger_lut[min(hit_in[b], horizon)]
-        _mark_max(danger, cell, value)
+        if danger[cell] < value:
+            danger[cell] = value
         for d in range(4):
             stride = ACTION_DELTAS[d + 1, 1] * width + ACTION_DELTAS[d + 1, 0]
             i = cell
             for k in range(blast[b, d]):
                 i += stride
-                _mark_max(danger, i, value)
+                if danger[i] < value:
+                    danger[i] = value
     for b in range(num_players):
         if not alive[b]:
             body[positions[b, 1] * width + positions[b, 0]] = on
-    time_plane = planes[P_TIME]
-    time_plane[0] = p.full * (p.max_ticks - s.tick[e]) / p.max_ticks + p.round
-    time_cell = time_plane[0]
-    for i in range(n):
-        time_plane[i] = time_cell
-    flat = obs.reshape(obs.shape[0], obs.shape[1] * n)
-    shared = flat[0]
     for a in range(1, num_players):
-        dst = flat[a]
-        for i in range(SHARED_PLANES * n):
-            dst[i] = shared[i]
+        for k in MARKED_PLANES:
+            src, dst = mine[k], planes[a, k]
+            for i in range(n):
+                dst[i] = src[i]
     # each player's own planes
     for a in range(num_players):
-        mine = all_planes[a]
+        mine = planes[a]
         own, opponent = mine[P_OWN], mine[P_OPPONENT]
         for i in range(n):
-            own[i] = 0
+            own[i] = off
         for i in range(n):
-            opponent[i] = 0
+            opponent[i] = off
         best = -2147483647
         for b in range(num_players):
             if b != a and scores[b] > best:
@@ -243,23 +251,23 @@ def observe_env(s, p, e, obs, masks):
                 opponent[i] = p.hp_lut[min(max(hp[b], 0), p.hp_lut.shape[0] - 1)]
         margin = min(max(scores[a] - best, -SCORE_OBS_CAP), SCORE_OBS_CAP)
         hp_value = min(max(hp[a], 0), p.player_hp) / p.player_hp
-        _fill(mine[P_HP], n, p.full * hp_value + p.round)
-        _fill(mine[P_AMMO_LEFT], n, p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round)
-        _fill(mine[P_POWER], n, p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round)
-        _fill(mine[P_SCORE], n, p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round)
+        _fill(mine[P_HP], p.full * hp_value + p.round)
+        _fill(mine[P_AMMO_LEFT], p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round)
+        _fill(mine[P_POWER], p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round)
+        _fill(mine[P_SCORE], p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round)
         legal_actions(tiles, bomb_grid, positions, alive, ammo, a, masks[a])
 
 
-@njit(cache=True, _nrt=False)
-def _fill(plane, n, value):
-    """``plane[:n] = value``, cast once to the plane's dtype outside the loop."""
+@njit(cache=True, _nrt=False, inline='always')
+def _fill(plane, value):
+    """``plane[:] = value``, cast once to the plane's dtype outside the loop."""
     plane[0] = value
     cell = plane[0]
-    for i in range(n):
+    for i in range(plane.shape[0]):
         plane[i] = cell
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def step_env(s, p, e, actions, rewards, terminated, truncated):
     """One tick of env e and its rewards and end flags; True when the episode is done."""
     game_over = play_tick(s, p, e, actions)
@@ -270,29 +278,88 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
+@njit(cache=True, _nrt=False)
+def flat_cells(s, obs):
+    """Views of the tiles, the ore hits (``[E, H * W]``) and the observations
+    (``[E, A, planes, H * W]``) over flat cells (numba's reshape is a call: once per batch)."""
+    E, A, P, H, W = obs.shape
+    return s.tiles.reshape(E, H * W), s.ore_hp.reshape(E, H * W), obs.reshape(E, A, P, H * W)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def start_env(s, p, e, board, ore, planes, masks):
+    """A new game in env e and its first observation (the reset drivers' loop body)."""
+    reset_env(s, p, e)
+    observe_env(s, p, e, board, ore, planes, masks)
+
+
+@njit(cache=True, _nrt=False)
+def start_env_call(s, p, e, board, ore, planes, masks):
+    """``start_env`` behind a real call, for the threaded driver (see ``play_env_call``)."""
+    start_env(s, p, e, board, ore, planes, masks)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board, ore, planes,
+             masks, final_planes, final_scores, final_rank_keys):
+    """One step of env e (the step drivers' loop body): the tick, and with ``autoreset``
+    the final observation and a new game if it ended; then the observation."""
+    if step_env(s, p, e, actions, rewards, terminated, truncated) and autoreset:
+        observe_env(s, p, e, board, ore, final_planes, masks)
+        copy_into(final_scores, s.scores[e])
+        copy_into(final_rank_keys, s.rank_key[e])
+        reset_env(s, p, e)
+    observe_env(s, p, e, board, ore, planes, masks)
+
+
+@njit(cache=True, _nrt=False)
+def play_env_call(s, p, e, actions, autoreset, rewards, terminated, truncated, board, ore,
+                  planes, masks, final_planes, final_scores, final_rank_keys):
+    """``play_env`` behind a real call, for the threaded driver: numba's parallel pass
+    miscompiles the inlined body in a ``prange`` loop (out-of-bounds indices, crashes)."""
+    play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board, ore, planes,
+             masks, final_planes, final_scores, final_rank_keys)
+
+
 def _reset(s, p, env_mask, obs, masks):
+    board, ore, planes = flat_cells(s, obs)
     for e in prange(env_mask.shape[0]):
         if env_mask[e]:
-            reset_env(s, p, e)
-            observe_env(s, p, e, obs[e], masks[e])
+            start_env(s, p, e, board[e], ore[e], planes[e], masks[e])
+
+
+def _reset_threaded(s, p, env_mask, obs, masks):
+    """``_reset`` calling ``start_env_call``: the threaded twin's loop."""
+    board, ore, planes = flat_cells(s, obs)
+    for e in prange(env_mask.shape[0]):
+        if env_mask[e]:
+            start_env_call(s, p, e, board[e], ore[e], planes[e], masks[e])
 
 
 def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
           final_scores, final_rank_keys):
+    board, ore, planes = flat_cells(s, obs)
+    final_planes = final_obs.reshape(planes.shape)
     for e in prange(actions.shape[0]):
-        if s.over[e]:
-            continue
-        if step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e]):
-            observe_env(s, p, e, obs[e], masks[e])
-            if autoreset:
-                copy_into(final_obs[e], obs[e])
-                copy_into(final_scores[e], s.scores[e])
-                copy_into(final_rank_keys[e], s.rank_key[e])
-                reset_env(s, p, e)
-                observe_env(s, p, e, obs[e], masks[e])
-        else:
-            observe_env(s, p, e, obs[e], masks[e])
+        if not s.over[e]:
+            play_env(s, p, e, actions[e], autoreset, rewards[e], terminated[e], truncated[e],
+                     board[e], ore[e], planes[e], masks[e], final_planes[e], final_scores[e],
+                     final_rank_keys[e])
 
 
-reset, reset_parallel = serial_and_parallel(_reset)
-step, step_parallel = serial_and_parallel(_step)
+def _step_threaded(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks,
+                   final_obs, final_scores, final_rank_keys):
+    """``_step`` calling ``play_env_call``: the threaded twin's loop."""
+    board, ore, planes = flat_cells(s, obs)
+    final_planes = final_obs.reshape(planes.shape)
+    for e in prange(actions.shape[0]):
+        if not s.over[e]:
+            play_env_call(s, p, e, actions[e], autoreset, rewards[e], terminated[e],
+                          truncated[e], board[e], ore[e], planes[e], masks[e], final_planes[e],
+                          final_scores[e], final_rank_keys[e])
+
+
+reset = serial_and_parallel(_reset)[0]
+reset_parallel = serial_and_parallel(_reset_threaded)[1]
+step = serial_and_parallel(_step)[0]
+step_parallel = serial_and_parallel(_step_threaded)[1]

@@ -377,7 +377,7 @@ def spawn(s, p, e):
                 s.rng, e, GAME, p.treasure_max - p.treasure_min + 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def update_rank_keys(s, p, e):
     alive, death_tick, scores, rank_key = s.alive[e], s.death_tick[e], s.scores[e], s.rank_key[e]
     for a in range(alive.shape[0]):
@@ -411,7 +411,7 @@ def remove_dead(s, p, e, old_fires):
     return living <= 1 or tick + 1 >= p.max_ticks
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def play_tick(s, p, e, actions):
     """One tick of env e with the players' ``actions``; True when the game is over."""
     apply_actions(s, p, e, actions)
