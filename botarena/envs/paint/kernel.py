@@ -53,18 +53,15 @@ OWN_PAINT, OPPONENT_PAINT, OBSTACLE_PLANE, OWN_AVATAR, OPPONENT_AVATAR, TIME_LEF
 
 
 @njit(cache=True, _nrt=False)
-def observe_board(s, p, e, obs):
+def observe_board(colour, positions, time_value, on, obs):
     """Every player's planes (``obs[a]``, see constants.Plane) over the board as it is.
 
     The loops run over the flattened board, one plane each, so that each compiles to
     vector stores (one loop storing all six planes did not vectorize)."""
-    height, width = s.colour.shape[1], s.colour.shape[2]
-    n = height * width
-    colour, positions = s.colour[e], s.positions[e]
+    width = colour.shape[1]
+    n = colour.size
     board = colour.reshape(n)
     all_planes = obs.reshape(obs.shape[0], obs.shape[1], n)
-    time_value = p.full * s.turns_left[e] / p.max_turns + p.round
-    on = p.on
     for a in range(positions.shape[0]):
         me = a + 1
         planes = all_planes[a]
@@ -91,14 +88,11 @@ def observe_board(s, p, e, obs):
 
 
 @njit(cache=True, _nrt=False)
-def observe_ego(s, p, e, obs):
+def observe_ego(colour, positions, time_value, on, obs):
     """Every player's planes on a (2H-1, 2W-1) window centred on its own avatar: board
     square (r, c) is window square (r - row + H - 1, c - col + W - 1), so the whole board
     is in view from anywhere; window squares off the board read as obstacles."""
-    height, width = s.colour.shape[1], s.colour.shape[2]
-    colour, positions = s.colour[e], s.positions[e]
-    time_value = p.full * s.turns_left[e] / p.max_turns + p.round
-    on = p.on
+    height, width = colour.shape
     for a in range(positions.shape[0]):
         me = a + 1
         planes = obs[a]
@@ -124,13 +118,16 @@ def observe_ego(s, p, e, obs):
 
 @njit(cache=True, _nrt=False)
 def observe_env(s, p, e, obs, masks):
-    """Every player's planes (board or ego view) and action mask of env e."""
+    """Every player's planes (board or ego view) and action mask of env e.  The helpers
+    take the env's arrays, not ``s`` and ``p``: a call passing those tuples copies them."""
+    colour, positions = s.colour[e], s.positions[e]
+    time_value = p.full * s.turns_left[e] / p.max_turns + p.round
     if p.ego:
-        observe_ego(s, p, e, obs)
+        observe_ego(colour, positions, time_value, p.on, obs)
     else:
-        observe_board(s, p, e, obs)
-    for a in range(s.positions.shape[1]):
-        legal_actions(s.colour[e], s.positions[e], a, masks[a])
+        observe_board(colour, positions, time_value, p.on, obs)
+    for a in range(positions.shape[0]):
+        legal_actions(colour, positions, a, masks[a])
 
 
 @njit(cache=True, _nrt=False)
