@@ -18,7 +18,7 @@ Observations
     ammo, treasure, bodies, time left, own player, opponents (by HP), and constant planes
     of own HP, ammo, blast power
     and score margin over the best opponent.  ``obs_dtype="uint8"`` (default): binary
-    planes 0/1, graded planes 0..255; ``"float32"``: all in [0, 1].
+    planes 0/255, graded planes 0..255; ``"float32"``: all in [0, 1].
 
 Rules (``rules.py``, one function per phase, in the order of rules/dungeon.md)
     Actions in a random order (first come, first served), fire damages players, then
