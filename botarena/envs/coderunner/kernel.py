@@ -194,25 +194,25 @@ def _queue_changes(p, queue, head, count, shown, cells, planes):
 
 
 @njit(cache=True, _nrt=False)
+def _queue_countdowns(queue, head, count, due, lut, turn, mirror, planes):
+    """TIMER at the ``count`` cells waiting in ``queue`` from ``head``: ``lut`` of the turns
+    until ``due[r, c]``."""
+    top = lut.shape[0] - 1
+    for j in range(count):
+        k = queue[(head + j) % QUEUE]
+        r, c = k // WIDTH, k % WIDTH
+        value = lut[_clip(due[r, c] - turn + 1, top)]
+        for a in range(2):
+            planes[a, P_TIMER, _at(r, c, mirror and a == 1)] = value
+
+
+@njit(cache=True, _nrt=False)
 def _countdowns(s, p, e, planes):
     """TIMER at every removed brick and collected gold (from their queues)."""
-    turn = s.turn[e]
-    restore, holes, head = s.restore_turn[e], s.hole_queue[e], s.hole_head[e]
-    top = p.removed_lut.shape[0] - 1
-    for j in range(s.num_holes[e]):
-        k = holes[(head + j) % QUEUE]
-        r, c = k // WIDTH, k % WIDTH
-        value = p.removed_lut[_clip(restore[r, c] - turn + 1, top)]
-        for a in range(2):
-            planes[a, P_TIMER, _at(r, c, p.mirror and a == 1)] = value
-    gold_turn, golds, head = s.gold_turn[e], s.gold_queue[e], s.gold_head[e]
-    top = p.gold_lut.shape[0] - 1
-    for j in range(s.num_gold_out[e]):
-        k = golds[(head + j) % QUEUE]
-        r, c = k // WIDTH, k % WIDTH
-        value = p.gold_lut[_clip(gold_turn[r, c] - turn + 1, top)]
-        for a in range(2):
-            planes[a, P_TIMER, _at(r, c, p.mirror and a == 1)] = value
+    _queue_countdowns(s.hole_queue[e], s.hole_head[e], s.num_holes[e], s.restore_turn[e],
+                      p.removed_lut, s.turn[e], p.mirror, planes)
+    _queue_countdowns(s.gold_queue[e], s.gold_head[e], s.num_gold_out[e], s.gold_turn[e],
+                      p.gold_lut, s.turn[e], p.mirror, planes)
 
 
 @njit(cache=True, _nrt=False)
