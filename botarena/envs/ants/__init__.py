@@ -19,7 +19,8 @@ Observations
     after, ...; 3 planes, zero beyond the game's colonies), food, own hills, enemy hills
     (full standing, half razed), water, and constant planes of stored food (capped at 20),
     turn / max_turns and colonies still in / colonies.  ``obs_dtype="uint8"`` (default,
-    0..255, full = 255) or ``"float32"`` (0..1).
+    0..255, full = 255) or ``"float32"`` (0..1).  A step updates the game's planes and
+    masks in place (the front-ends hand out copies; nothing else may write them).
 
 Rules (``rules.py``, one function per phase, in the order of rules/ants.md)
     Simultaneous moves (every cell holding two or more ants kills them all; swaps pass),

@@ -99,22 +99,29 @@ def reset_env(s, p, e):
 
 
 @njit(cache=True, _nrt=False)
-def _fill(plane, value):
-    """``plane[:] = value``, cast once to the plane's dtype outside the loop."""
+def _fill(plane, value, whole):
+    """``plane[:] = value``, cast once to the plane's dtype outside the loop; a constant
+    plane that already holds the value is left alone unless ``whole``."""
+    first = plane[0]
     plane[0] = value
     cell = plane[0]
-    for i in range(plane.shape[0]):
-        plane[i] = cell
+    if whole or cell != first:
+        for i in range(plane.shape[0]):
+            plane[i] = cell
 
 
 @njit(cache=True, _nrt=False)
-def observe_env(s, p, e, obs, masks):
-    """Every colony's planes (``obs[a]``, see constants.Plane) and action mask of env e.
+def mark_env(s, p, e, obs, masks, drawing, whole):
+    """The marks of env e's state on every colony's planes and mask: ``drawing``, full
+    where its ants and food stand and its ants' legal moves in the masks, also the hills
+    and the constant planes (those whose value changed, or all if ``whole``); else those
+    ant and food cells and move entries cleared.
 
-    Each colony's planes are written through one flat view (plane k is
-    ``[k * H * W, (k + 1) * H * W)``): the planes before the water one are cleared in a
-    single pass and the constant planes filled as whole slices, which compile to plain
-    memory fills."""
+    A step erases the marks of the state it starts from and draws those of the state it
+    ends on: the planes are updated in place, not written whole (nothing else may write
+    them between steps).
+    Planes are written through one flat view per colony (plane k is
+    ``[k * H * W, (k + 1) * H * W)``)."""
     ant_at = s.ant_at[e]
     height, width = ant_at.shape
     n = height * width
@@ -124,45 +131,56 @@ def observe_env(s, p, e, obs, masks):
     stored, alive = s.stored_food[e], s.alive[e]
     num_players = alive.shape[0]
     num_ants, num_food = s.num_ants[e], s.num_food[e]
-    on, half, water_plane = p.on, p.half, p.water_plane
+    move_ok = p.move_ok
     all_planes = obs.reshape(obs.shape[0], obs.shape[1] * n)
     living = 0
     for a in range(num_players):
         living += alive[a]
     turn_value = p.full * s.turn[e] / p.max_turns + p.round
     alive_value = p.full * living / num_players + p.round
+    value = p.on * drawing
     for a in range(num_players):
+        planes = all_planes[a]
+        for i in range(num_ants):
+            rel = int(ant_owner[i]) - a   # int: the int8 owner would wrap in pure Python
+            if rel < 0:
+                rel += num_players
+            planes[rel * n + int(ant_y[i]) * width + ant_x[i]] = value
+        food = planes[P_FOOD * n:(P_FOOD + 1) * n]
+        for f in range(num_food):
+            food[food_y[f] * width + food_x[f]] = value
+        if drawing:
+            for h in range(hill_x.shape[0]):        # hills stand on distinct cells
+                owner = hill_owner[h]
+                if owner < 0:
+                    continue
+                k = P_OWN_HILLS if owner == a else P_ENEMY_HILLS
+                planes[k * n + hill_y[h] * width + hill_x[h]] = p.half if hill_razed[h] else p.on
+            _fill(planes[P_STORED * n:(P_STORED + 1) * n],
+                  p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round, whole)
+            _fill(planes[P_TURN * n:(P_TURN + 1) * n], turn_value, whole)
+            _fill(planes[P_ALIVE * n:(P_ALIVE + 1) * n], alive_value, whole)
+        legal_commands(ant_x, ant_y, ant_owner, num_ants, move_ok, width, a, int(drawing),
+                       masks[a])
+
+
+@njit(cache=True, _nrt=False)
+def observe_env(s, p, e, obs, masks):
+    """Every colony's planes (``obs[a]``, see constants.Plane) and action mask of env e,
+    written whole (after a reset, or a position set from outside): the planes before the
+    water one cleared, water copied, masks copied from the stay-only template, then the
+    marks of the state."""
+    n = s.ant_at.shape[1] * s.ant_at.shape[2]
+    all_planes = obs.reshape(obs.shape[0], obs.shape[1] * n)
+    for a in range(obs.shape[0]):
         planes = all_planes[a]
         for i in range(P_WATER * n):
             planes[i] = 0
         water = planes[P_WATER * n:(P_WATER + 1) * n]
         for i in range(n):
-            water[i] = water_plane[i]
-        for i in range(num_ants):
-            rel = int(ant_owner[i]) - a   # int: the int8 owner would wrap in pure Python
-            if rel < 0:
-                rel += num_players
-            planes[rel * n + int(ant_y[i]) * width + ant_x[i]] = on
-        food = planes[P_FOOD * n:(P_FOOD + 1) * n]
-        for f in range(num_food):
-            food[food_y[f] * width + food_x[f]] = on
-        for h in range(hill_x.shape[0]):
-            owner = hill_owner[h]
-            if owner < 0:
-                continue
-            k = P_OWN_HILLS if owner == a else P_ENEMY_HILLS
-            i = k * n + hill_y[h] * width + hill_x[h]
-            if hill_razed[h]:
-                if planes[i] == 0:
-                    planes[i] = half
-            else:
-                planes[i] = on
-        _fill(planes[P_STORED * n:(P_STORED + 1) * n],
-              p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round)
-        _fill(planes[P_TURN * n:(P_TURN + 1) * n], turn_value)
-        _fill(planes[P_ALIVE * n:(P_ALIVE + 1) * n], alive_value)
-        legal_commands(ant_x, ant_y, ant_owner, num_ants, p.move_ok, p.stay_mask, width, a,
-                       masks[a])
+            water[i] = p.water_plane[i]
+        copy_into(masks[a], p.stay_mask)
+    mark_env(s, p, e, obs, masks, True, True)
 
 
 @njit(cache=True, _nrt=False)
@@ -188,15 +206,14 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
     for e in prange(actions.shape[0]):
         if s.over[e]:
             continue
-        if step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e]):
-            observe_env(s, p, e, obs[e], masks[e])
-            if autoreset:
-                copy_into(final_obs[e], obs[e])
-                copy_into(final_scores[e], s.scores[e])
-                copy_into(final_rank_keys[e], s.rank_key[e])
-                reset_env(s, p, e)
-                observe_env(s, p, e, obs[e], masks[e])
-        else:
+        mark_env(s, p, e, obs[e], masks[e], False, False)
+        done = step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e])
+        mark_env(s, p, e, obs[e], masks[e], True, False)
+        if done and autoreset:
+            copy_into(final_obs[e], obs[e])
+            copy_into(final_scores[e], s.scores[e])
+            copy_into(final_rank_keys[e], s.rank_key[e])
+            reset_env(s, p, e)
             observe_env(s, p, e, obs[e], masks[e])
 
 

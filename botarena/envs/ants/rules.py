@@ -328,16 +328,15 @@ def play_turn(s, p, e, actions):
 
 
 @njit(cache=True, _nrt=False)
-def legal_commands(ant_x, ant_y, ant_owner, n, move_ok, stay_mask, width, a, mask):
-    """``mask[cell * 5 + command]`` for colony a: 'stay' on every cell (``stay_mask``, that
-    mask with nothing else legal); a move where an own ant stands and its target is on
-    the map and not water."""
-    for i in range(mask.shape[0]):
-        mask[i] = stay_mask[i]
+def legal_commands(ant_x, ant_y, ant_owner, n, move_ok, width, a, legal, mask):
+    """The move entries of colony a's ants in its mask ``mask[cell * 5 + command]``
+    (command >= 1): with ``legal`` 1, a move is legal where its target is on the map and
+    not water; with ``legal`` 0 they are cleared, as on cells without an own ant, where
+    only 'stay' is legal."""
     for i in range(n):
         if ant_owner[i] != a:
             continue
         c = ant_y[i] * width + ant_x[i]
         base = c * NUM_COMMANDS
         for k in range(1, NUM_COMMANDS):
-            mask[base + k] = move_ok[c, k]
+            mask[base + k] = move_ok[c, k] * legal
