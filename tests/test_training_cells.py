@@ -1,0 +1,162 @@
+"""The per-cell policy (``botarena.training.cells``) on ants_v0: its batched masked
+distribution against per-cell categoricals computed one by one, the mask, the
+deterministic action, and a short MaskablePPO run saved, loaded and evaluated."""
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+import botarena  # noqa: E402
+from botarena.training.evaluate import evaluate, load_model  # noqa: E402
+
+# the short ants game of tests/conftest.py (SHORT_CONFIGS): 6 x 6, 12 turns, food in store
+SHORT = {"board": "random", "width": 6, "height": 6, "map_seed": 0, "max_turns": 12,
+         "start_food": 12}
+COMMANDS = 5
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def make_model(venv, **kwargs):
+    from sb3_contrib import MaskablePPO
+
+    from botarena.training.cells import CellsPolicy
+    kwargs.setdefault("policy_kwargs", {"channels": (8, 8), "value_hidden": 16})
+    return MaskablePPO(CellsPolicy, venv, seed=0, device="cpu", **kwargs)
+
+
+def played_batch(num_envs=8, turns=6, seed=3):
+    """Observations and masks of ants games a few turns in (several ants per colony), and a
+    policy whose logits are far from uniform (its 1x1 head scaled up)."""
+    venv = botarena.vector_env("ants_v0", num_envs, opponent="greedy", seed=seed,
+                               obs_dtype="float32", **SHORT)
+    rng = np.random.default_rng(seed)
+    obs = venv.reset()
+    for _ in range(turns):
+        masks = venv.action_masks()
+        legal = masks.reshape(num_envs, -1, COMMANDS)
+        actions = np.array([[rng.choice(np.flatnonzero(c)) for c in env] for env in legal])
+        obs, _, _, _ = venv.step(actions)
+    model = make_model(venv, n_steps=8, batch_size=16)
+    with torch.no_grad():
+        model.policy.action_net.weight.mul_(200.0)
+    return venv, model, obs, venv.action_masks()
+
+
+def per_cell_log_probs(policy, obs, masks):
+    """``[B, cells, n]`` masked log-probabilities, one torch Categorical per cell."""
+    with torch.no_grad():
+        features = policy.extract_features(torch.as_tensor(obs))
+        logits = policy.cell_logits(features)              # [B, n, cells]
+    b, n, cells = logits.shape
+    legal = torch.as_tensor(masks).reshape(b, cells, n).bool()
+    out = torch.empty(b, cells, n)
+    for i in range(b):
+        for c in range(cells):
+            row = torch.where(legal[i, c], logits[i, :, c], torch.tensor(-1e8))
+            out[i, c] = torch.distributions.Categorical(logits=row).logits
+    return out, legal
+
+
+def test_log_prob_and_entropy_are_per_cell_sums():
+    venv, model, obs, masks = played_batch()
+    policy = model.policy
+    reference, legal = per_cell_log_probs(policy, obs, masks)
+    b, cells, n = reference.shape
+    free = legal.sum(-1) > 1
+    assert free.any(dim=1).all(), "every colony should have an ant with a choice"
+    assert (~free).sum() > 0
+    rng = np.random.default_rng(0)
+    actions = torch.tensor([[rng.choice(np.flatnonzero(legal[i, c])) for c in range(cells)]
+                            for i in range(b)])
+    with torch.no_grad():
+        _, log_prob, entropy = policy.evaluate_actions(torch.as_tensor(obs), actions.float(),
+                                                       torch.as_tensor(masks).float())
+    expected = reference.gather(2, actions[:, :, None]).squeeze(2)
+    # cells with one legal command (no own ant: only 'stay') add exactly 0
+    assert (expected[~free] == 0).all()
+    np.testing.assert_allclose(log_prob.numpy(), expected.sum(1).numpy(), rtol=1e-5, atol=1e-4)
+    assert (log_prob < -1).all()          # sharp but not deterministic logits
+    p = reference.exp()
+    ref_entropy = -(torch.where(legal, p * reference, torch.zeros(()))).sum((1, 2))
+    np.testing.assert_allclose(entropy.numpy(), ref_entropy.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_sampled_actions_keep_the_mask():
+    venv, model, obs, masks = played_batch()
+    legal = masks.reshape(len(obs), -1, COMMANDS)
+    rows = np.arange(len(obs))[:, None]
+    cells = np.arange(legal.shape[1])[None, :]
+    mode, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    differs = 0
+    for _ in range(30):
+        actions, _ = model.predict(obs, action_masks=masks, deterministic=False)
+        assert actions.shape == (len(obs), legal.shape[1])
+        assert legal[rows, cells, actions].all()
+        differs += (actions != mode).sum()
+    assert differs > 0      # sampled, not the argmax
+    # forward() (what the rollouts call) samples legal commands as well
+    with torch.no_grad():
+        actions, values, log_prob = model.policy(torch.as_tensor(obs), action_masks=masks)
+    assert legal[rows, cells, actions.numpy()].all()
+    assert values.shape == (len(obs), 1) and log_prob.shape == (len(obs),)
+
+
+def test_deterministic_action_is_masked_argmax():
+    venv, model, obs, masks = played_batch()
+    reference, _ = per_cell_log_probs(model.policy, obs, masks)
+    actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    np.testing.assert_array_equal(actions, reference.argmax(-1).numpy())
+    # without the mask the argmax picks moves for cells without an ant as well
+    unmasked, _ = model.predict(obs, deterministic=True)
+    assert (unmasked != actions).any()
+
+
+def test_short_training_saves_loads_and_evaluates(tmp_path):
+    venv = botarena.vector_env("ants_v0", 4, opponent="random", seed=0, obs_dtype="float32",
+                               **SHORT)
+    model = make_model(venv, n_steps=32, batch_size=64, n_epochs=2)
+    before = [p.detach().clone() for p in model.policy.parameters()]
+    model.learn(256)
+    assert model.num_timesteps >= 256
+    assert any((p != q).any() for p, q in zip(model.policy.parameters(), before))
+    path = tmp_path / "model.zip"
+    model.save(path)
+    loaded = load_model(str(path))
+    assert type(loaded.policy) is type(model.policy)
+    assert loaded.policy.channels == (8, 8) and loaded.policy.value_hidden == 16
+    obs = venv.reset()
+    masks = venv.action_masks()
+    a, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    b, _ = loaded.predict(obs, action_masks=masks, deterministic=True)
+    np.testing.assert_array_equal(a, b)
+    r = evaluate(loaded, "ants_v0", "random", games=6, seed=1, **SHORT)
+    assert r["games"] == 6 and r["wins"] + r["draws"] + r["losses"] == 6
+
+
+def test_bf16_trunk_gives_the_same_log_prob_in_any_batch():
+    """PPO's ratio compares the rollout's log-probs (batches of num_envs) with the
+    training batches' ones: under bfloat16 autocast they must still agree."""
+    venv, _, obs, masks = played_batch(num_envs=16)
+    model = make_model(venv, n_steps=8, batch_size=16,
+                       policy_kwargs={"channels": (8, 8), "value_hidden": 16, "bf16": True})
+    with torch.no_grad():
+        actions, _, small = model.policy(torch.as_tensor(obs[:4]), action_masks=masks[:4])
+        big_actions = torch.cat([actions, torch.zeros(12, actions.shape[1], dtype=actions.dtype)])
+        _, big, _ = model.policy.evaluate_actions(torch.as_tensor(obs), big_actions,
+                                                  torch.as_tensor(masks))
+    np.testing.assert_allclose(small.numpy(), big[:4].numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_rejects_other_action_spaces():
+    from botarena.training.cells import CellsPolicy
+    venv = botarena.vector_env("paint_v0", 2, obs_dtype="float32")
+    with pytest.raises(ValueError, match="MultiDiscrete"):
+        CellsPolicy(venv.observation_space, venv.action_space, lambda _: 1e-3)
