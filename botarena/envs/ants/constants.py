@@ -18,6 +18,7 @@ MAX_ENEMY_PLANES = MAX_PLAYERS - 1
 RANDOM_BOARD = "random"      # Config.board value asking for the seeded generator
 NO_ANT = -1
 NO_HILL = -1
+FAR = 1 << 20                # the bounding box of no ants lies this far off the map
 
 
 class Command(IntEnum):

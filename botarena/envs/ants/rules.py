@@ -25,7 +25,7 @@ once; helpers take arrays.  Compiled without numba's runtime (``_nrt=False``).
 from numba import njit
 
 from ...core.rng import GAME, randint
-from .constants import COMMAND_DELTAS, NUM_COMMANDS, RANK_TURN_WEIGHT
+from .constants import COMMAND_DELTAS, FAR, NUM_COMMANDS, RANK_TURN_WEIGHT
 
 
 @njit(cache=True, _nrt=False)
@@ -58,6 +58,36 @@ def remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n):
             ant_at[ant_y[i], ant_x[i]] = kept
         kept += 1
     return kept
+
+
+@njit(cache=True, _nrt=False)
+def colony_boxes(ant_x, ant_y, ant_owner, n, box):
+    """``box[a] = (min x, min y, max x, max y)`` of colony a's ants (``FAR`` off the map
+    for a colony without ants)."""
+    for a in range(box.shape[0]):
+        box[a, 0] = FAR
+        box[a, 1] = FAR
+        box[a, 2] = -FAR
+        box[a, 3] = -FAR
+    for i in range(n):
+        a, x, y = ant_owner[i], ant_x[i], ant_y[i]
+        box[a, 0] = min(box[a, 0], x)
+        box[a, 1] = min(box[a, 1], y)
+        box[a, 2] = max(box[a, 2], x)
+        box[a, 3] = max(box[a, 3], y)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def near_colony(box, x, y, reach, skip):
+    """Whether (x, y) lies within ``reach`` (in x and in y) of the box of a colony other
+    than ``skip``: where no such colony's ant can be within a radius of that reach."""
+    for a in range(box.shape[0]):
+        if a == skip:
+            continue
+        if x - box[a, 2] <= reach and box[a, 0] - x <= reach:
+            if y - box[a, 3] <= reach and box[a, 1] - y <= reach:
+                return True
+    return False
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -100,15 +130,20 @@ def attack(s, p, e):
     """Phase 2: focus_split exactly as the seed's pseudocode; the marked ants die at once.
 
     The cells within the radius are ``p.attack_offsets`` (dx, dy); they need no bounds
-    checks for an ant at least ``p.attack_reach`` cells from the edges."""
+    checks for an ant at least ``p.attack_reach`` cells from the edges.  Only ants near
+    the bounding box of another colony's ants are probed (the others have focus 0)."""
     ant_x, ant_y, ant_owner, ant_id = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.ant_id[e]
-    ant_at, focus, dead = s.ant_at[e], s.focus[e], s.dead[e]
+    ant_at, focus, dead, box = s.ant_at[e], s.focus[e], s.dead[e], s.box[e]
     offsets, reach = p.attack_offsets, p.attack_reach
     height, width = ant_at.shape
     ants = ant_at.reshape(height * width)
     n = s.num_ants[e]
+    colony_boxes(ant_x, ant_y, ant_owner, n, box)
     for i in range(n):
         x, y, owner = ant_x[i], ant_y[i], ant_owner[i]
+        focus[i] = 0
+        if not near_colony(box, x, y, reach, owner):
+            continue
         c = y * width + x
         inside = x >= reach and y >= reach and x < width - reach and y < height - reach
         f = 0
@@ -201,26 +236,29 @@ def spawn(s, p, e):
 @njit(cache=True, _nrt=False, inline='always')
 def gather(s, p, e):
     """Phase 5: food near ants of one colony is stored by it; contested food is destroyed.
-    (The cells within the radius as in ``attack``.)"""
-    ant_at, ant_owner = s.ant_at[e], s.ant_owner[e]
+    (The cells within the radius as in ``attack``; only food near the bounding box of
+    some colony's ants is probed.)"""
+    ant_at, ant_x, ant_y, ant_owner, box = s.ant_at[e], s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.box[e]
     food_x, food_y, food_at, stored = s.food_x[e], s.food_y[e], s.food_at[e], s.stored_food[e]
     offsets, reach = p.gather_offsets, p.gather_reach
     height, width = ant_at.shape
     ants = ant_at.reshape(height * width)
+    colony_boxes(ant_x, ant_y, ant_owner, s.num_ants[e], box)
     kept = 0
     for f in range(s.num_food[e]):
         x, y = food_x[f], food_y[f]
-        c = y * width + x
-        inside = x >= reach and y >= reach and x < width - reach and y < height - reach
         colonies = 0
-        for k in range(offsets.shape[0]):
-            if not inside:
-                nx, ny = x + offsets[k, 0], y + offsets[k, 1]
-                if nx < 0 or ny < 0 or nx >= width or ny >= height:
-                    continue
-            j = ants[c + offsets[k, 1] * width + offsets[k, 0]]
-            if j >= 0:
-                colonies |= 1 << ant_owner[j]
+        if near_colony(box, x, y, reach, -1):
+            c = y * width + x
+            inside = x >= reach and y >= reach and x < width - reach and y < height - reach
+            for k in range(offsets.shape[0]):
+                if not inside:
+                    nx, ny = x + offsets[k, 0], y + offsets[k, 1]
+                    if nx < 0 or ny < 0 or nx >= width or ny >= height:
+                        continue
+                j = ants[c + offsets[k, 1] * width + offsets[k, 0]]
+                if j >= 0:
+                    colonies |= 1 << ant_owner[j]
         if colonies == 0:
             food_x[kept] = x
             food_y[kept] = y

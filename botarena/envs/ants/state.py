@@ -11,7 +11,7 @@ hills of the map; ``A`` the number of colonies.  No array grows with the number 
 | ant_id        | [E, C] int32          | each ant's id (0, 1, ... in spawn order per game)       |
 | num_ants      | [E] int32             | ants in the pool                                        |
 | next_ant_id   | [E] int32             | id of the next ant to spawn                             |
-| ant_at        | [E, H, W] int32       | pool index of the ant on each cell, -1 if none          |
+| ant_at        | [E, H, W] int16 (*)   | pool index of the ant on each cell, -1 if none          |
 | food_x, food_y| [E, C] int16          | food on the map, entries ``[:num_food]``                |
 | num_food      | [E] int32             | food on the map (current_food_count)                    |
 | food_at       | [E, H, W] uint8       | 1 where a food lies                                     |
@@ -34,14 +34,23 @@ hills of the map; ``A`` the number of colonies.  No array grows with the number 
 | dead          | [E, C] bool           | scratch: ants marked to die                             |
 | count         | [E, H, W] uint8       | scratch: ants arriving on each cell                     |
 | order         | [E, K] int32          | scratch: a colony's free hills, shuffled                |
-| cells         | [E, C] int32          | scratch: candidate cells for new food                   |
+| cells         | [E, C] int16 (*)      | scratch: candidate cells for new food                   |
+| box           | [E, A, 4] int32       | scratch: each colony's ants' bounding box (rules)       |
 | rng           | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                   |
+
+(*) int32 on maps of more than 32768 cells (a cell index or pool index must fit).
 """
 from collections import namedtuple
 
 import numpy as np
 
 from ...core.rng import NUM_STREAMS
+
+
+def cell_index(H, W):
+    """The smallest signed integer type holding every cell index (and -1)."""
+    return np.int16 if H * W - 1 <= np.iinfo(np.int16).max else np.int32
+
 
 FIELDS = (
     ("ant_x", lambda H, W, A, K: (H * W,), np.int16),
@@ -50,7 +59,7 @@ FIELDS = (
     ("ant_id", lambda H, W, A, K: (H * W,), np.int32),
     ("num_ants", lambda H, W, A, K: (), np.int32),
     ("next_ant_id", lambda H, W, A, K: (), np.int32),
-    ("ant_at", lambda H, W, A, K: (H, W), np.int32),
+    ("ant_at", lambda H, W, A, K: (H, W), cell_index),
     ("food_x", lambda H, W, A, K: (H * W,), np.int16),
     ("food_y", lambda H, W, A, K: (H * W,), np.int16),
     ("num_food", lambda H, W, A, K: (), np.int32),
@@ -76,7 +85,8 @@ FIELDS = (
     ("dead", lambda H, W, A, K: (H * W,), np.bool_),
     ("count", lambda H, W, A, K: (H, W), np.uint8),
     ("order", lambda H, W, A, K: (K,), np.int32),
-    ("cells", lambda H, W, A, K: (H * W,), np.int32),
+    ("cells", lambda H, W, A, K: (H * W,), cell_index),
+    ("box", lambda H, W, A, K: (A, 4), np.int32),
     ("rng", lambda H, W, A, K: (NUM_STREAMS,), np.uint64),
 )
 
@@ -85,5 +95,6 @@ State = namedtuple("State", [name for name, _, _ in FIELDS])
 
 def alloc(num_envs, height, width, num_players, num_hills):
     """Zeroed state for ``num_envs`` envs of an ``height x width`` map with ``num_hills``."""
-    return State(*[np.zeros((num_envs,) + shape(height, width, num_players, num_hills), dtype=dtype)
+    return State(*[np.zeros((num_envs,) + shape(height, width, num_players, num_hills),
+                            dtype=dtype if isinstance(dtype, type) else dtype(height, width))
                    for _, shape, dtype in FIELDS])
