@@ -53,8 +53,12 @@ def played_batch(num_envs=8, turns=6, seed=3):
 def per_cell_log_probs(policy, obs, masks):
     """``[B, cells, n]`` masked log-probabilities, one torch Categorical per cell."""
     with torch.no_grad():
-        features = policy.extract_features(torch.as_tensor(obs))
-        logits = policy.cell_logits(features)              # [B, n, cells]
+        features = policy.extract_features(torch.as_tensor(obs))     # [B, C, H, W]
+        board = policy.global_net(features.mean(dim=(2, 3)))
+        hidden = torch.relu(features + board[:, :, None, None])
+        head = policy.action_net
+        logits = torch.einsum("bchw,nc->bnhw", hidden, head.weight) + head.bias[:, None, None]
+        logits = logits.flatten(2)                                     # [B, n, cells]
     b, n, cells = logits.shape
     legal = torch.as_tensor(masks).reshape(b, cells, n).bool()
     out = torch.empty(b, cells, n)

@@ -9,24 +9,27 @@ For an action space ``MultiDiscrete([n] * H*W)`` (cell ``y * W + x``) over obser
 
 - trunk (``CellsTrunk``, the features extractor): 3x3 convolutions with padding 1 and
   ReLU (``channels``), keeping H x W;
-- policy head: the trunk's mean over the cells through a linear layer is added to every
+- policy head: the trunk's mean over the cells through a linear layer is added to a
   cell's features (so each cell sees the whole board: food, hills and ants out of the
-  convolutions' reach), ReLU, then a 1x1 convolution to ``n`` logits per cell;
+  convolutions' reach), ReLU, then a linear layer to ``n`` logits (a 1x1 convolution);
 - value head: the trunk's mean over the cells, ``value_hidden`` ReLU units, 1 (a max over
-  the cells cost as much as the softmax: a slow reduction over channels-last features).
+  the cells cost as much as the policy head: a slow reduction over channels-last features).
 
-The action distribution (``CellsDistribution``) is one batched masked categorical over
-``[B, n, H*W]`` logits instead of sb3-contrib's ``MaskableMultiCategoricalDistribution``,
+The action distribution (``CellsDistribution``) is one batched masked categorical over the
+cells' ``[K, n]`` logits instead of sb3-contrib's ``MaskableMultiCategoricalDistribution``,
 which builds one torch ``Categorical`` per cell in Python (400 per sample on ants' 20 x 20
-board: ~70 training steps/s).  Masked commands get a logit of ``MASKED_LOGIT`` (their
-probability is exactly 0 in float32, and no gradient reaches them).  ``log_prob`` of an
+board: ~70 training steps/s).  Only the K cells whose mask leaves a choice (ants_v0: the
+cells of own ants; without a mask, every cell) get logits at all: a cell with one legal
+command (ants_v0: no own ant, only 'stay' legal) plays it with probability 1, adding
+exactly 0 to the log-probability and to the entropy.  Masked commands get a logit of
+``MASKED_LOGIT`` (probability exactly 0 in float32, no gradient).  ``log_prob`` of an
 action grid is the SUM over cells of the cells' log-probabilities, the log-probability of
-the joint action: cells whose mask allows only one command (ants_v0: cells without an own
-ant, where only 'stay' is legal) add exactly 0, so PPO's ratio covers the real decisions
-only.  ``entropy`` is the SUM over cells too (forced cells add 0): then each free cell's
-entropy bonus weighs against its share of the policy gradient the same whatever the number
-of ants (a mean over the H*W cells would shrink the bonus with the board, a mean over free
-cells would shrink it with the colony).
+the joint action, so PPO's ratio covers the real decisions only.  (A command other than
+the forced one on a one-command cell, which MaskablePPO never stores, would count as that
+command: 0.)  ``entropy`` is the SUM over cells too: then each free cell's entropy bonus
+weighs against its share of the policy gradient the same whatever the number of ants (a
+mean over the H*W cells would shrink the bonus with the board, a mean over free cells would
+shrink it with the colony).
 
 torch and SB3 are imported here at module level: ``training.ppo`` imports this module only
 when ``--arch cells`` is asked for (or when a saved cells model is loaded, which pickles
@@ -52,48 +55,75 @@ DEFAULT_VALUE_HIDDEN = 128
 
 
 class CellsDistribution(MaskableDistribution):
-    """Independent categoricals over ``num_commands`` for each of ``num_cells`` cells, as one
-    batched tensor of logits ``[B, num_commands, num_cells]`` (the layout of a convolution's
-    output: the softmax runs over dim 1); log_prob and entropy sum over cells."""
+    """Independent categoricals over ``num_commands`` for each of ``num_cells`` cells of a
+    batch; log_prob and entropy sum over the cells of each sample.
+
+    ``proba_distribution(logits, batch, free)`` takes the ``[K, n]`` logits of the cells
+    ``free`` (flat indices ``sample * num_cells + cell``; None: all cells, ``K = batch *
+    num_cells``); ``apply_masking(masks)`` then masks them, and every cell outside ``free``
+    must have exactly one legal command, the one it plays."""
 
     def __init__(self, num_cells, num_commands):
         super().__init__()
         self.num_cells = num_cells
         self.num_commands = num_commands
+        self.batch = 0
+        self.free = None
+        self.rows = None
         self.raw_logits = None
         self.masks = None
+        self.forced = None
         self.log_p = None
 
     def proba_distribution_net(self, latent_dim):
-        """A 1x1 convolution from ``latent_dim`` channels to a logit per command."""
-        return nn.Conv2d(latent_dim, self.num_commands, 1)
+        """A linear layer from ``latent_dim`` features of a cell to its logits."""
+        return nn.Linear(latent_dim, self.num_commands)
 
-    def proba_distribution(self, action_logits):
-        """``action_logits``: ``[B, num_commands, num_cells]`` (or ``[B, num_commands, H,
-        W]``)."""
-        self.raw_logits = action_logits.reshape(-1, self.num_commands, self.num_cells)
-        self.apply_masking(None)
+    def proba_distribution(self, action_logits, batch=None, free=None):
+        cells = self.num_cells
+        self.raw_logits = action_logits.reshape(-1, self.num_commands)
+        if free is None:
+            self.batch = len(self.raw_logits) // cells if batch is None else batch
+            free = th.arange(self.batch * cells, device=action_logits.device)
+        else:
+            self.batch = batch
+        self.free = free
+        self.rows = th.div(free, cells, rounding_mode="floor")
+        self.masks = self.forced = self.log_p = None
+        if len(free) == self.batch * cells:
+            self.apply_masking(None)
         return self
 
     def apply_masking(self, masks):
         """``masks``: ``[B, num_cells * num_commands]``, ``mask[cell * n + command]`` (any
         dtype, nonzero = legal); None removes the masking."""
         logits = self.raw_logits
+        device = logits.device
+        size = self.batch * self.num_cells
         if masks is None:
+            if len(self.free) != size:
+                raise ValueError("cells without logits need a mask")
             self.masks = None
+            self.forced = th.zeros(size, dtype=th.long, device=device)
         else:
-            masks = th.as_tensor(masks, device=logits.device)
-            self.masks = (masks.reshape(-1, self.num_cells, self.num_commands) != 0).transpose(1, 2)
+            legal = th.as_tensor(masks, device=device).reshape(size, self.num_commands) != 0
+            self.forced = legal.to(th.uint8).argmax(dim=1)
+            self.masks = legal[self.free]
             logits = logits.masked_fill(~self.masks, MASKED_LOGIT)
         self.log_p = th.log_softmax(logits, dim=1)
 
+    def _sum_cells(self, values):
+        """``[B]``: the sums of the free cells' ``values`` per sample."""
+        return th.zeros(self.batch, dtype=values.dtype, device=values.device).index_add(
+            0, self.rows, values)
+
     def log_prob(self, actions):
         """Sum over cells of each cell's log-probability of its command: ``[B]``."""
-        a = actions.long().reshape(-1, 1, self.num_cells)
-        return self.log_p.gather(1, a).sum(dim=(1, 2))
+        a = actions.long().reshape(-1)[self.free]
+        return self._sum_cells(self.log_p.gather(1, a[:, None]).squeeze(1))
 
     def probs(self):
-        """``[B, num_commands, num_cells]`` probabilities, exactly 0 where masked."""
+        """``[K, num_commands]`` probabilities of the free cells, exactly 0 where masked."""
         probs = self.log_p.clamp(min=MIN_LOG_P).exp()
         if self.masks is not None:
             probs = probs.masked_fill(~self.masks, 0.0)
@@ -101,15 +131,21 @@ class CellsDistribution(MaskableDistribution):
 
     def entropy(self):
         """Sum over cells of each cell's (masked) entropy: ``[B]``."""
-        return -(self.probs() * self.log_p).sum(dim=(1, 2))
+        return self._sum_cells(-(self.probs() * self.log_p).sum(dim=1))
+
+    def _with_free(self, free_actions):
+        actions = self.forced.clone()
+        actions[self.free] = free_actions
+        return actions.reshape(self.batch, self.num_cells)
 
     def sample(self):
         """``[B, num_cells]`` commands drawn from each cell's categorical."""
-        probs = self.probs().transpose(1, 2).reshape(-1, self.num_commands)
-        return th.multinomial(probs, 1).reshape(-1, self.num_cells)
+        if len(self.free) == 0:
+            return self._with_free(self.forced[:0])
+        return self._with_free(th.multinomial(self.probs(), 1).squeeze(1))
 
     def mode(self):
-        return self.log_p.argmax(dim=1)
+        return self._with_free(self.log_p.argmax(dim=1))
 
     def actions_from_params(self, action_logits, deterministic=False):
         self.proba_distribution(action_logits)
@@ -198,19 +234,29 @@ class CellsPolicy(MaskableActorCriticPolicy):
         data.update(channels=self.channels, value_hidden=self.value_hidden, bf16=self.bf16)
         return data
 
-    def cell_logits(self, features):
-        """``[B, n, H*W]`` unmasked logits from the trunk's ``[B, C, H, W]`` features."""
-        board = self.global_net(features.mean(dim=(2, 3)))
-        hidden = th.relu(features + board[:, :, None, None])
-        return self.action_net(hidden).reshape(len(features), self.action_dist.num_commands, -1)
-
     def _values(self, features):
         return self.value_net(features.mean(dim=(2, 3)))
 
     def _distribution(self, features, action_masks):
-        dist = self.action_dist.proba_distribution(self.cell_logits(features))
+        """The distribution over the cells of the trunk's ``[B, C, H, W]`` features: logits
+        only for the cells whose mask leaves a choice (all cells without a mask)."""
+        batch, channels = features.shape[:2]
+        cells = self.action_dist.num_cells
+        # one row of features per cell (a view of channels-last features)
+        per_cell = features.permute(0, 2, 3, 1).reshape(batch * cells, channels)
+        free = None
+        rows = th.arange(batch, device=features.device).repeat_interleave(cells)
         if action_masks is not None:
-            dist.apply_masking(action_masks)
+            legal = th.as_tensor(action_masks, device=features.device).reshape(
+                batch * cells, -1) != 0
+            free = th.nonzero(legal.sum(dim=1) > 1).squeeze(1)
+            per_cell = per_cell[free]
+            rows = th.div(free, cells, rounding_mode="floor")
+        board = self.global_net(features.mean(dim=(2, 3)))
+        logits = self.action_net(th.relu(per_cell + board[rows]))
+        dist = self.action_dist.proba_distribution(logits, batch, free)
+        if action_masks is not None:
+            dist.apply_masking(legal)
         return dist
 
     def forward(self, obs, deterministic=False, action_masks=None):
