@@ -111,33 +111,18 @@ def _fill(plane, value, whole):
 
 
 @njit(cache=True, _nrt=False)
-def mark_env(s, p, e, obs, masks, drawing, whole):
-    """The marks of env e's state on every colony's planes and mask: ``drawing``, full
-    where its ants and food stand and its ants' legal moves in the masks, also the hills
-    and the constant planes (those whose value changed, or all if ``whole``); else those
-    ant and food cells and move entries cleared.
+def mark_ants(s, p, e, obs, masks, drawing):
+    """Env e's ants on every colony's planes and mask: ``drawing``, full on the ant
+    plane of its colony (relative to the viewer) and its legal moves in its colony's
+    mask; else those cells and entries cleared.
 
-    A step erases the marks of the state it starts from and draws those of the state it
-    ends on: the planes are updated in place, not written whole (nothing else may write
-    them between steps).
     Planes are written through one flat view per colony (plane k is
     ``[k * H * W, (k + 1) * H * W)``)."""
-    ant_at = s.ant_at[e]
-    height, width = ant_at.shape
+    height, width = s.ant_at.shape[1], s.ant_at.shape[2]
     n = height * width
-    ant_x, ant_y, ant_owner = s.ant_x[e], s.ant_y[e], s.ant_owner[e]
-    food_x, food_y = s.food_x[e], s.food_y[e]
-    hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
-    stored, alive = s.stored_food[e], s.alive[e]
-    num_players = alive.shape[0]
-    num_ants, num_food = s.num_ants[e], s.num_food[e]
-    move_ok = p.move_ok
-    all_planes = obs.reshape(obs.shape[0], obs.shape[1] * n)
-    living = 0
-    for a in range(num_players):
-        living += alive[a]
-    turn_value = p.full * s.turn[e] / p.max_turns + p.round
-    alive_value = p.full * living / num_players + p.round
+    ant_x, ant_y, ant_owner, num_ants = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.num_ants[e]
+    num_players = obs.shape[0]
+    all_planes = obs.reshape(num_players, obs.shape[1] * n)
     value = p.on * drawing
     for a in range(num_players):
         planes = all_planes[a]
@@ -146,22 +131,83 @@ def mark_env(s, p, e, obs, masks, drawing, whole):
             if rel < 0:
                 rel += num_players
             planes[rel * n + int(ant_y[i]) * width + ant_x[i]] = value
-        food = planes[P_FOOD * n:(P_FOOD + 1) * n]
-        for f in range(num_food):
-            food[food_y[f] * width + food_x[f]] = value
-        if drawing:
-            for h in range(hill_x.shape[0]):        # hills stand on distinct cells
-                owner = hill_owner[h]
-                if owner < 0:
-                    continue
-                k = P_OWN_HILLS if owner == a else P_ENEMY_HILLS
-                planes[k * n + hill_y[h] * width + hill_x[h]] = p.half if hill_razed[h] else p.on
-            _fill(planes[P_STORED * n:(P_STORED + 1) * n],
-                  p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round, whole)
-            _fill(planes[P_TURN * n:(P_TURN + 1) * n], turn_value, whole)
-            _fill(planes[P_ALIVE * n:(P_ALIVE + 1) * n], alive_value, whole)
-        legal_commands(ant_x, ant_y, ant_owner, num_ants, move_ok, width, a, int(drawing),
+        legal_commands(ant_x, ant_y, ant_owner, num_ants, p.move_ok, width, a, int(drawing),
                        masks[a])
+
+
+@njit(cache=True, _nrt=False)
+def show_food(s, p, e, obs, shown):
+    """Every colony's food plane, showing the first ``shown`` entries of the
+    ``shown_x``/``shown_y`` list, made to show env e's food list: one walk over both
+    lists in order.  A shown entry that the food list does not match in order is cleared
+    as the walk passes it; a matched entry stays; once the shown list is passed, the
+    remaining food is drawn.  (Right for any order: a cleared entry that comes later in
+    the food list is drawn after every clear.)  A turn keeps the food it does not gather
+    in order and appends the new food, so only changed cells are written."""
+    width = s.ant_at.shape[2]
+    n = s.ant_at.shape[1] * width
+    food_x, food_y, shown_x, shown_y = s.food_x[e], s.food_y[e], s.shown_x[e], s.shown_y[e]
+    all_planes = obs.reshape(obs.shape[0], obs.shape[1] * n)
+    j = 0
+    for f in range(s.num_food[e]):
+        x, y = food_x[f], food_y[f]
+        while j < shown and (shown_x[j] != x or shown_y[j] != y):
+            c = P_FOOD * n + shown_y[j] * width + shown_x[j]
+            for a in range(obs.shape[0]):
+                all_planes[a, c] = 0
+            j += 1
+        if j < shown:
+            j += 1
+            continue
+        c = P_FOOD * n + y * width + x
+        for a in range(obs.shape[0]):
+            all_planes[a, c] = p.on
+    while j < shown:
+        c = P_FOOD * n + shown_y[j] * width + shown_x[j]
+        for a in range(obs.shape[0]):
+            all_planes[a, c] = 0
+        j += 1
+
+
+@njit(cache=True, _nrt=False)
+def _fill(plane, value, whole):
+    """``plane[:] = value``, cast once to the plane's dtype outside the loop; a constant
+    plane that already holds the value is left alone unless ``whole``."""
+    first = plane[0]
+    plane[0] = value
+    cell = plane[0]
+    if whole or cell != first:
+        for i in range(plane.shape[0]):
+            plane[i] = cell
+
+
+@njit(cache=True, _nrt=False)
+def show_hills_and_counts(s, p, e, obs, whole):
+    """Every colony's hill planes (full standing, half razed) and constant planes (those
+    whose value changed, or all if ``whole``)."""
+    width = s.ant_at.shape[2]
+    n = s.ant_at.shape[1] * width
+    hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
+    stored, alive = s.stored_food[e], s.alive[e]
+    num_players = alive.shape[0]
+    all_planes = obs.reshape(num_players, obs.shape[1] * n)
+    living = 0
+    for a in range(num_players):
+        living += alive[a]
+    turn_value = p.full * s.turn[e] / p.max_turns + p.round
+    alive_value = p.full * living / num_players + p.round
+    for a in range(num_players):
+        planes = all_planes[a]
+        for h in range(hill_x.shape[0]):            # hills stand on distinct cells
+            owner = hill_owner[h]
+            if owner < 0:
+                continue
+            k = P_OWN_HILLS if owner == a else P_ENEMY_HILLS
+            planes[k * n + hill_y[h] * width + hill_x[h]] = p.half if hill_razed[h] else p.on
+        _fill(planes[P_STORED * n:(P_STORED + 1) * n],
+              p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round, whole)
+        _fill(planes[P_TURN * n:(P_TURN + 1) * n], turn_value, whole)
+        _fill(planes[P_ALIVE * n:(P_ALIVE + 1) * n], alive_value, whole)
 
 
 @njit(cache=True, _nrt=False)
@@ -169,7 +215,7 @@ def observe_env(s, p, e, obs, masks):
     """Every colony's planes (``obs[a]``, see constants.Plane) and action mask of env e,
     written whole (after a reset, or a position set from outside): the planes before the
     water one cleared, water copied, masks copied from the stay-only template, then the
-    marks of the state."""
+    ants, all food, hills and constant planes drawn."""
     n = s.ant_at.shape[1] * s.ant_at.shape[2]
     all_planes = obs.reshape(obs.shape[0], obs.shape[1] * n)
     for a in range(obs.shape[0]):
@@ -180,7 +226,30 @@ def observe_env(s, p, e, obs, masks):
         for i in range(n):
             water[i] = p.water_plane[i]
         copy_into(masks[a], p.stay_mask)
-    mark_env(s, p, e, obs, masks, True, True)
+    mark_ants(s, p, e, obs, masks, True)
+    show_food(s, p, e, obs, 0)
+    show_hills_and_counts(s, p, e, obs, True)
+
+
+@njit(cache=True, _nrt=False)
+def before_turn(s, p, e, obs, masks):
+    """What a step's in-place update needs from the state the planes show: its ants'
+    marks cleared, its food list kept (``shown_x``/``shown_y``); returns its length."""
+    mark_ants(s, p, e, obs, masks, False)
+    food_x, food_y, shown_x, shown_y = s.food_x[e], s.food_y[e], s.shown_x[e], s.shown_y[e]
+    for f in range(s.num_food[e]):
+        shown_x[f] = food_x[f]
+        shown_y[f] = food_y[f]
+    return s.num_food[e]
+
+
+@njit(cache=True, _nrt=False)
+def after_turn(s, p, e, obs, masks, shown):
+    """The planes and masks updated in place to the state the turn ended on (nothing
+    else may write them between steps)."""
+    mark_ants(s, p, e, obs, masks, True)
+    show_food(s, p, e, obs, shown)
+    show_hills_and_counts(s, p, e, obs, False)
 
 
 @njit(cache=True, _nrt=False)
@@ -206,9 +275,9 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
     for e in prange(actions.shape[0]):
         if s.over[e]:
             continue
-        mark_env(s, p, e, obs[e], masks[e], False, False)
+        shown = before_turn(s, p, e, obs[e], masks[e])
         done = step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e])
-        mark_env(s, p, e, obs[e], masks[e], True, False)
+        after_turn(s, p, e, obs[e], masks[e], shown)
         if done and autoreset:
             copy_into(final_obs[e], obs[e])
             copy_into(final_scores[e], s.scores[e])

@@ -92,37 +92,37 @@ def near_colony(box, x, y, reach, skip):
 
 @njit(cache=True, _nrt=False, inline='always')
 def move(s, p, e, actions):
-    """Phase 1: simultaneous moves; every cell holding two or more ants kills them all."""
+    """Phase 1: simultaneous moves; every cell holding two or more ants kills them all.
+
+    Every ant leaves its cell, then each takes its target: the first to arrive holds the
+    cell in ``ant_at``; any later one marks itself and the holder dead."""
     ant_x, ant_y, ant_owner, ant_id = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.ant_id[e]
-    ant_at, count, dead = s.ant_at[e], s.count[e], s.dead[e]
-    target_x, target_y = s.target_x[e], s.target_y[e]
+    ant_at, dead = s.ant_at[e], s.dead[e]
     move_ok = p.move_ok
     width = ant_at.shape[1]
     n = s.num_ants[e]
     for i in range(n):
+        ant_at[ant_y[i], ant_x[i]] = -1
+    any_dead = False
+    for i in range(n):
         x, y = ant_x[i], ant_y[i]
         cell = y * width + x
         cmd = actions[ant_owner[i], cell]
-        tx, ty = x, y
         if cmd > 0 and cmd < NUM_COMMANDS:
             if move_ok[cell, cmd]:
-                tx = x + COMMAND_DELTAS[cmd, 0]
-                ty = y + COMMAND_DELTAS[cmd, 1]
-        target_x[i] = tx
-        target_y[i] = ty
-        ant_at[y, x] = -1
-        count[ty, tx] += 1
-    for i in range(n):
-        tx, ty = target_x[i], target_y[i]
-        ant_x[i] = tx
-        ant_y[i] = ty
-        if count[ty, tx] >= 2:
-            dead[i] = True
+                x += COMMAND_DELTAS[cmd, 0]
+                y += COMMAND_DELTAS[cmd, 1]
+                ant_x[i] = x
+                ant_y[i] = y
+        holder = ant_at[y, x]
+        if holder < 0:
+            ant_at[y, x] = i
         else:
-            ant_at[ty, tx] = i
-    for i in range(n):
-        count[target_y[i], target_x[i]] = 0
-    s.num_ants[e] = remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n)
+            dead[holder] = True
+            dead[i] = True
+            any_dead = True
+    if any_dead:
+        s.num_ants[e] = remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -182,17 +182,19 @@ def attack(s, p, e):
 
 @njit(cache=True, _nrt=False, inline='always')
 def raze(s, p, e):
-    """Phase 3: every ant on a standing enemy hill razes it."""
-    ant_x, ant_y, ant_owner = s.ant_x[e], s.ant_y[e], s.ant_owner[e]
-    hill_at, hill_owner, hill_razed, scores = s.hill_at[e], s.hill_owner[e], s.hill_razed[e], s.scores[e]
-    for i in range(s.num_ants[e]):
-        h = hill_at[ant_y[i], ant_x[i]]
-        if h < 0:
-            continue
-        if hill_razed[h]:
-            continue
+    """Phase 3: every ant on a standing enemy hill razes it (looked up from the hills:
+    one ant at most stands on each)."""
+    ant_at, ant_owner = s.ant_at[e], s.ant_owner[e]
+    hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
+    scores = s.scores[e]
+    for h in range(hill_x.shape[0]):
         owner = hill_owner[h]
-        if owner == ant_owner[i]:
+        if owner < 0 or hill_razed[h]:
+            continue
+        i = ant_at[hill_y[h], hill_x[h]]
+        if i < 0:
+            continue
+        if ant_owner[i] == owner:
             continue
         hill_razed[h] = True
         scores[owner] -= p.raze_loss

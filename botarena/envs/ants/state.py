@@ -29,13 +29,12 @@ hills of the map; ``A`` the number of colonies.  No array grows with the number 
 | turn          | [E] int32             | turns played in this game                               |
 | steps         | [E] int32             | steps since the reset (= turn)                          |
 | over          | [E] bool              | the game has ended (or was truncated)                   |
-| target_x/_y   | [E, C] int16          | scratch: each ant's move target                         |
 | focus         | [E, C] int32          | scratch: focus_split of each ant                        |
 | dead          | [E, C] bool           | scratch: ants marked to die                             |
-| count         | [E, H, W] uint8       | scratch: ants arriving on each cell                     |
 | order         | [E, K] int32          | scratch: a colony's free hills, shuffled                |
 | cells         | [E, C] int16 (*)      | scratch: candidate cells for new food                   |
 | box           | [E, A, 4] int32       | scratch: each colony's ants' bounding box (rules)       |
+| shown_x/_y    | [E, C] int16          | scratch: the food list the planes show (kernel)         |
 | rng           | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                   |
 
 (*) int32 on maps of more than 32768 cells (a cell index or pool index must fit).
@@ -79,14 +78,13 @@ FIELDS = (
     ("turn", lambda H, W, A, K: (), np.int32),
     ("steps", lambda H, W, A, K: (), np.int32),
     ("over", lambda H, W, A, K: (), np.bool_),
-    ("target_x", lambda H, W, A, K: (H * W,), np.int16),
-    ("target_y", lambda H, W, A, K: (H * W,), np.int16),
     ("focus", lambda H, W, A, K: (H * W,), np.int32),
     ("dead", lambda H, W, A, K: (H * W,), np.bool_),
-    ("count", lambda H, W, A, K: (H, W), np.uint8),
     ("order", lambda H, W, A, K: (K,), np.int32),
     ("cells", lambda H, W, A, K: (H * W,), cell_index),
     ("box", lambda H, W, A, K: (A, 4), np.int32),
+    ("shown_x", lambda H, W, A, K: (H * W,), np.int16),
+    ("shown_y", lambda H, W, A, K: (H * W,), np.int16),
     ("rng", lambda H, W, A, K: (NUM_STREAMS,), np.uint64),
 )
 
