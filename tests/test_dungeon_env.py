@@ -57,6 +57,66 @@ def test_bomb_and_danger_planes():
     assert game.obs[0, 0, P.BOMB].sum() == 0
 
 
+
+def test_ego_view_centres_the_planes_on_the_own_player():
+    """3 x 5 board, so the ego window is 5 x 9 with the own player at (x 4, y 2)."""
+    game = new_game(["#w..1", ".o0a.", "t...."], view="ego")
+    assert game.obs.shape == (1, 2, len(Plane), 5, 9)
+    for a, (x, y) in enumerate([(2, 1), (4, 2)]):
+        obs = game.obs[0, a]
+        left, bottom = 4 - x, 2 - y                  # board (0, 0) in the window
+        assert obs[P.OWN, 2, 4] == 255 and obs[P.OWN].sum() == 255
+        assert obs[P.WOOD, bottom + 2, left + 1] == 255 and obs[P.WOOD].sum() == 255
+        assert obs[P.TREASURE, bottom, left] == 255
+        # off the board: metal; the board's own metal block is the one inside
+        inside = np.zeros((5, 9), bool)
+        inside[bottom:bottom + 3, left:left + 5] = True
+        assert (obs[P.METAL][~inside] == 255).all()
+        assert obs[P.METAL][inside].sum() == 255 and obs[P.METAL, bottom + 2, left] == 255
+        # constant planes cover the whole window, other planes are empty off the board
+        assert (obs[P.OWN_HP] == 255).all() and (obs[P.TIME_LEFT] == 255).all()
+        assert (obs[P.OWN_AMMO] == int(255 * 3 / 10 + 0.5)).all()
+        assert obs[P.WOOD][~inside].sum() == 0 and obs[P.DANGER][~inside].sum() == 0
+    assert game.obs[0, 0, P.OPPONENT, 3, 6] == 255 and game.obs[0, 1, P.OPPONENT, 1, 2] == 255
+
+
+def shifted(planes, window, x, y):
+    """The ego window centred on (x, y) holds ``planes`` (a 7 x 9 board)."""
+    return np.array_equal(window[:, 6 - y:6 - y + 7, 8 - x:8 - x + 9], planes)
+
+
+@pytest.mark.parametrize("obs_dtype", ["uint8", "float32"])
+def test_ego_view_is_the_board_view_shifted(obs_dtype):
+    """Random games with autoresets (final observations included) on generated 4-player
+    boards: every ego window holds its board planes at the own player's offset, the same
+    masks, rewards and flags."""
+    config = dict(num_players=4, width=9, height=7, metal_blocks=6, wooden_blocks=8,
+                  ore_blocks=2, bomb_fuse=6, max_ticks=40, obs_dtype=obs_dtype)
+    board, ego = DungeonGame(Config(**config), 3), DungeonGame(Config(view="ego", **config), 3)
+    board.reset(seed=5)
+    ego.reset(seed=5)
+    rng = np.random.default_rng(2)
+    finals = 0
+    for _ in range(120):
+        actions = rng.integers(0, 6, (3, 4))
+        board.step(actions, autoreset=True)
+        ego.step(actions, autoreset=True)
+        for name in ("rewards", "terminated", "truncated", "masks"):
+            np.testing.assert_array_equal(getattr(board, name), getattr(ego, name))
+        for e in range(3):
+            for a in range(4):
+                x, y = board.state.positions[e, a]
+                assert shifted(board.obs[e, a], ego.obs[e, a], x, y)
+        done = np.flatnonzero(board.truncated.any(1) | board.terminated.all(1))
+        for e in done:                     # the final observation, before the reset
+            finals += 1
+            for a in range(4):
+                placed = [(x, y) for y in range(7) for x in range(9)
+                          if shifted(board.final_obs[e, a], ego.final_obs[e, a], x, y)]
+                assert placed, "the final ego window holds the final board planes"
+    assert finals > 0
+
+
 def test_float32_observations():
     game = new_game(["#w..1", ".o0a.", "t...."], obs_dtype="float32")
     obs = game.obs[0]
@@ -96,6 +156,19 @@ def test_renders():
     frame = env.render()
     assert frame.shape == (240, 288, 3) and frame.dtype == np.uint8
     assert env.state().shape == env.state_space.shape
+
+
+def test_hurt_penalty_per_hit_point_lost():
+    """Both players stand in player 0's fire and lose a hit point each: -1.5 each on top of
+    the score reward (player 0's +25 for hitting player 1)."""
+    game = new_game(["0.1.."], bomb_fuse=2, hurt_penalty=1.5)
+    step(game, "p", "")
+    step(game, "", "l")                              # both in the fire's reach
+    snap = step(game, "", "")                        # the fire hits during this tick
+    assert list(snap["hp"]) == [2, 2]
+    assert list(game.rewards[0]) == [25.0 - 1.5, -1.5]
+    step(game, "", "")
+    assert list(game.rewards[0]) == [0.0, 0.0]
 
 
 @pytest.mark.parametrize("reward", ["score", "zero_sum"])

@@ -1,5 +1,7 @@
-"""Checks of the settings every game's ``Config`` shares: reward, obs_dtype, max_steps."""
+"""Checks of the settings every game's ``Config`` shares: reward, obs_dtype, max_steps;
+and the view of the games that offer one."""
 from .batched import OBS_DTYPES
+from .grid import VIEWS
 from .rewards import REWARD_MODES
 
 
@@ -12,3 +14,9 @@ def check_common(config):
     steps = config.max_steps
     if steps is not None and (not isinstance(steps, int) or isinstance(steps, bool) or steps < 1):
         raise ValueError(f"max_steps must be a positive int or None, got {steps!r}")
+
+
+def check_view(config):
+    """Raise ``ValueError`` for a bad ``view`` (the games that offer an ego view)."""
+    if config.view not in VIEWS:
+        raise ValueError(f"view must be one of {VIEWS}, got {config.view!r}")

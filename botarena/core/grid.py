@@ -9,10 +9,39 @@ DIRECTIONS = np.array(
 )
 NUM_DIRECTIONS = len(DIRECTION_NAMES)
 
+# Config.view of the games that offer it: the planes cover the board as it is, or a
+# (2H-1, 2W-1) window centred on the observer (``centre_window``).
+BOARD_VIEW, EGO_VIEW = "board", "ego"
+VIEWS = (BOARD_VIEW, EGO_VIEW)
+
+
+def ego_shape(height, width):
+    """The (rows, columns) of the window ``centre_window`` writes for a height x width board."""
+    return 2 * height - 1, 2 * width - 1
+
 
 @njit(cache=True, _nrt=False)
 def in_bounds(row, col, height, width):
     return 0 <= row < height and 0 <= col < width
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def centre_window(planes, height, width, row, col, outside, window):
+    """The planes of a board seen from square (row, col): board square (r, c) lands on
+    window square (r - row + height - 1, c - col + width - 1), so the whole board is in
+    view from anywhere, and the observer's own square is the window's centre.
+
+    ``planes[k, r * width + c]`` and ``window[k, r * (2 * width - 1) + c]`` are flat;
+    window squares off the board read ``outside[k]``."""
+    wide = 2 * width - 1
+    for k in range(planes.shape[0]):
+        src, out, value = planes[k], window[k], outside[k]
+        for i in range(out.shape[0]):
+            out[i] = value
+        for r in range(height):
+            start = (r - row + height - 1) * wide + width - 1 - col
+            for c in range(width):
+                out[start + c] = src[r * width + c]
 
 
 def parse_ascii(text, allowed, what="board"):

@@ -16,9 +16,12 @@ Observations
     (``constants.Plane``): metal, wood, ore (hits left), bombs (fuse left), danger (fire
     hitting next tick = full, then the ticks until a bomb's fire hits, chains included),
     ammo, treasure, bodies, time left, own player, opponents (by HP), and constant planes
-    of own HP, ammo, blast power
-    and score margin over the best opponent.  ``obs_dtype="uint8"`` (default): binary
-    planes 0/255, graded planes 0..255; ``"float32"``: all in [0, 1].
+    of own HP, ammo, blast power and score margin over the best opponent.
+    ``obs_dtype="uint8"`` (default): binary planes 0/255, graded planes 0..255;
+    ``"float32"``: all in [0, 1].  ``view="ego"``: ``Box(15, 2H-1, 2W-1)``, the same
+    planes centred on the own player (board cell (x, y) at (x - own x + W - 1,
+    y - own y + H - 1)), cells off the board read as metal, constant planes cover the
+    whole window; a move or a bomb reads the same inputs wherever the player stands.
 
 Rules (``rules.py``, one function per phase, in the order of rules/dungeon.md)
     Actions in a random order (first come, first served), fire damages players, then
@@ -31,6 +34,8 @@ Rewards
     ``reward="score"`` (default): change of the own score; ``"zero_sum"``: change of the
     margin over the best opponent; ``"win_loss"``: +1 / 0 / -1 at the end, ranked by the
     tick of death (alive = best) and then the score.  ``infos[agent]["score"]`` is the score.
+    Shaping: ``hurt_penalty`` is subtracted per hit point the player loses (its own fire
+    included; default 0).
 
 Maps (``maps.py``)
     ``board="random"`` (default): a new map at every reset from the env's RNG (``width``,
@@ -46,7 +51,7 @@ Other views
 Scripted bots (``bots.py``): ``random``, ``safe_bomber`` (alias ``greedy``), ``aggressive``.
 
 Version history
-    v0: first release.
+    v0: first release (unreleased additions: ``view="ego"``, ``hurt_penalty``).
 """
 from ...core import cache
 

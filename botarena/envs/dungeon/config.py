@@ -2,7 +2,8 @@
 from dataclasses import dataclass, fields
 from typing import Optional
 
-from ...core.config import check_common
+from ...core.config import check_common, check_view
+from ...core.grid import BOARD_VIEW
 from .constants import MAX_PLAYERS, MIN_PLAYERS, RANDOM_BOARD
 from .maps import CELLS_KEPT_PER_PLAYER, load_board
 
@@ -30,6 +31,11 @@ class Config:
     max_ticks: ticks per game (1800).
     reward: "score" (score change), "zero_sum" (change of the margin over the best
         opponent) or "win_loss" (+1/0/-1 at the end: last alive, else score).
+    hurt_penalty: shaping, subtracted from the reward per hit point the player loses
+        (its own fire included; 0: none).
+    view: "board" (the planes cover the board as it is) or "ego" (a (2H-1, 2W-1) window
+        centred on the observing player: board cell (x, y) is window cell
+        (x - own x + W - 1, y - own y + H - 1); cells off the board read as metal).
     obs_dtype: "uint8" (binary planes 0/1, graded 0..255) or "float32" (all in [0, 1]).
     max_steps: truncate an episode after that many steps (None: play to the end).
     """
@@ -58,11 +64,17 @@ class Config:
     treasure_retry: int = 50
     max_ticks: int = 1800
     reward: str = "score"
+    hurt_penalty: float = 0.0
+    view: str = BOARD_VIEW
     obs_dtype: str = "uint8"
     max_steps: Optional[int] = None
 
     def __post_init__(self):
         check_common(self)
+        check_view(self)
+        if isinstance(self.hurt_penalty, bool) or not isinstance(self.hurt_penalty, (int, float)) \
+                or not self.hurt_penalty >= 0:
+            raise ValueError(f"hurt_penalty must be a number >= 0, got {self.hurt_penalty!r}")
         if not isinstance(self.symmetric, bool):
             raise ValueError(f"symmetric must be a bool, got {self.symmetric!r}")
         positive = ("width", "height", "num_players", "player_hp", "bomb_fuse", "ore_hp",

@@ -3,6 +3,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
+from ...core.grid import EGO_VIEW, ego_shape
 from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS
@@ -48,7 +49,9 @@ class DungeonGame(BatchedGame):
         return self._players
 
     def make_state(self, num_envs):
-        return alloc(num_envs, self.height, self.width, self._players, self.config.ammo_delay)
+        c = self.config
+        return alloc(num_envs, self.height, self.width, self._players, c.ammo_delay,
+                     OBS_DTYPES[c.obs_dtype], c.view == EGO_VIEW)
 
     def make_params(self):
         c = self.config
@@ -80,12 +83,15 @@ class DungeonGame(BatchedGame):
             treasure_min=int(c.treasure_min), treasure_max=int(c.treasure_max),
             treasure_retry=int(c.treasure_retry), max_ticks=int(c.max_ticks),
             reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
+            hurt_penalty=float(c.hurt_penalty), ego=c.view == EGO_VIEW,
             on=dtype(full), off=dtype(0), full=float(full),
             round=0.5 if integer else 0.0,
             ore_lut=ore_lut, bomb_lut=bomb_lut, danger_lut=danger_lut, hp_lut=hp_lut,
         )
 
     def observation_shape(self):
+        if self.config.view == EGO_VIEW:
+            return (NUM_PLANES,) + ego_shape(self.height, self.width)
         return (NUM_PLANES, self.height, self.width)
 
     def num_actions(self):

@@ -19,6 +19,7 @@ from collections import namedtuple
 
 from numba import njit, prange
 
+from ...core.grid import centre_window
 from ...core.jit import copy_into, serial_and_parallel
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
@@ -33,7 +34,7 @@ Params = namedtuple("Params", [
     "ore_blocks", "map_ammo", "player_hp", "player_ammo", "bomb_power", "bomb_fuse", "ore_hp",
     "wood_points", "ore_points", "treasure_points", "hit_points", "ammo_lifetime",
     "ammo_delay", "treasure_min", "treasure_max", "treasure_retry", "max_ticks",
-    "reward_mode", "max_steps", "on", "off", "full", "round", "ore_lut", "bomb_lut", "danger_lut",
+    "reward_mode", "max_steps", "hurt_penalty", "ego", "on", "off", "full", "round", "ore_lut", "bomb_lut", "danger_lut",
     "hp_lut",
 ])
 
@@ -45,6 +46,7 @@ P_OWN, P_OPPONENT, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE = (
     int(Plane.OWN), int(Plane.OPPONENT), int(Plane.OWN_HP), int(Plane.OWN_AMMO),
     int(Plane.OWN_POWER), int(Plane.OWN_SCORE))
 MARKED_PLANES = (P_BOMB, P_DANGER, P_BODY)   # written cell by cell for player 0, copied
+CONSTANT_PLANES = (P_TIME, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE)
 
 
 @njit(cache=True, _nrt=False)
@@ -71,6 +73,7 @@ def reset_env(s, p, e):
                 place_ammo(s, e, x, y, p.ammo_lifetime)
     for a in range(s.positions.shape[1]):
         s.hp[e, a] = p.player_hp
+        s.prev_hp[e, a] = p.player_hp
         s.ammo[e, a] = p.player_ammo
         s.power[e, a] = p.bomb_power
         s.alive[e, a] = True
@@ -148,10 +151,12 @@ def hit_times(s, e, hit_in):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def observe_env(s, p, e, board, ore, planes, masks):
+def observe_env(s, p, e, board, ore, planes, windows, masks):
     """Every player's planes (``planes[a, plane, cell]``, cell = y * width + x, see
     constants.Plane) and action mask of env e; ``board`` and ``ore`` are its tiles and
     ore hits as flat cells (the batch drivers take these flat views once per call).
+    With the ego view, ``planes`` is the scratch of board planes, each player's are then
+    centred on it into ``windows[a, plane, window cell]`` (the observation).
 
     Planes METAL..TIME_LEFT are the same for every player: those drawn from the tiles are
     written for each player by loops over the flat cells, one plane each, that compile to
@@ -256,6 +261,21 @@ def observe_env(s, p, e, board, ore, planes, masks):
         _fill(mine[P_POWER], p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round)
         _fill(mine[P_SCORE], p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round)
         legal_actions(tiles, bomb_grid, positions, alive, ammo, a, masks[a])
+        if p.ego:
+            ego_window(mine, s.tiles.shape[1], width, positions[a], p.on, p.off, s.outside[e],
+                       windows[a])
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def ego_window(planes, height, width, position, on, off, outside, window):
+    """A player's board planes centred on its (x, y) ``position``: cells off the board read
+    as metal, the constant planes keep their value."""
+    for k in range(planes.shape[0]):
+        outside[k] = off
+    outside[P_METAL] = on
+    for k in CONSTANT_PLANES:
+        outside[k] = planes[k, 0]
+    centre_window(planes, height, width, position[1], position[0], outside, window)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -269,94 +289,107 @@ def _fill(plane, value):
 
 @njit(cache=True, _nrt=False, inline='always')
 def step_env(s, p, e, actions, rewards, terminated, truncated):
-    """One tick of env e and its rewards and end flags; True when the episode is done."""
+    """One tick of env e and its rewards (with the hurt shaping) and end flags; True when
+    the episode is done."""
     game_over = play_tick(s, p, e, actions)
     done = finish_step(p.reward_mode, p.max_steps, s.steps[e], game_over, s.alive[e],
                        s.prev_alive[e], s.scores[e], s.prev_scores[e], s.rank_key[e], rewards,
                        terminated, truncated)
+    hp, prev_hp = s.hp[e], s.prev_hp[e]
+    for a in range(hp.shape[0]):
+        now = max(hp[a], 0)
+        rewards[a] -= p.hurt_penalty * (prev_hp[a] - now)
+        prev_hp[a] = now
     s.over[e] = done
     return done
 
 
 @njit(cache=True, _nrt=False)
-def flat_cells(s, obs):
-    """Views of the tiles, the ore hits (``[E, H * W]``) and the observations
-    (``[E, A, planes, H * W]``) over flat cells (numba's reshape is a call: once per batch)."""
-    E, A, P, H, W = obs.shape
-    return s.tiles.reshape(E, H * W), s.ore_hp.reshape(E, H * W), obs.reshape(E, A, P, H * W)
+def flat_cells(s, p, obs):
+    """Views over flat cells (numba's reshape is a call: once per batch) of the tiles and
+    the ore hits (``[E, H * W]``), the board planes (``[E, A, planes, H * W]``) and the
+    observations (``[E, A, planes, window cells]``: with the board view, the same array)."""
+    E, A, P, rows, columns = obs.shape
+    H, W = s.tiles.shape[1], s.tiles.shape[2]
+    windows = obs.reshape(E, A, P, rows * columns)
+    planes = s.board_obs if p.ego else windows
+    return s.tiles.reshape(E, H * W), s.ore_hp.reshape(E, H * W), planes, windows
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def start_env(s, p, e, board, ore, planes, masks):
+def start_env(s, p, e, board, ore, planes, windows, masks):
     """A new game in env e and its first observation (the reset drivers' loop body)."""
     reset_env(s, p, e)
-    observe_env(s, p, e, board, ore, planes, masks)
+    observe_env(s, p, e, board, ore, planes, windows, masks)
 
 
 @njit(cache=True, _nrt=False)
-def start_env_call(s, p, e, board, ore, planes, masks):
+def start_env_call(s, p, e, board, ore, planes, windows, masks):
     """``start_env`` behind a real call, for the threaded driver (see ``play_env_call``)."""
-    start_env(s, p, e, board, ore, planes, masks)
+    start_env(s, p, e, board, ore, planes, windows, masks)
 
 
 @njit(cache=True, _nrt=False, inline='always')
 def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board, ore, planes,
-             masks, final_planes, final_scores, final_rank_keys):
+             windows, masks, final_windows, final_scores, final_rank_keys):
     """One step of env e (the step drivers' loop body): the tick, and with ``autoreset``
-    the final observation and a new game if it ended; then the observation."""
+    the final observation and a new game if it ended; then the observation.  (With the
+    board view ``final_windows`` is written as board planes, the ego view's scratch of
+    board planes being ``planes``.)"""
     if step_env(s, p, e, actions, rewards, terminated, truncated) and autoreset:
-        observe_env(s, p, e, board, ore, final_planes, masks)
+        final_planes = planes if p.ego else final_windows
+        observe_env(s, p, e, board, ore, final_planes, final_windows, masks)
         copy_into(final_scores, s.scores[e])
         copy_into(final_rank_keys, s.rank_key[e])
         reset_env(s, p, e)
-    observe_env(s, p, e, board, ore, planes, masks)
+    observe_env(s, p, e, board, ore, planes, windows, masks)
 
 
 @njit(cache=True, _nrt=False)
 def play_env_call(s, p, e, actions, autoreset, rewards, terminated, truncated, board, ore,
-                  planes, masks, final_planes, final_scores, final_rank_keys):
+                  planes, windows, masks, final_windows, final_scores, final_rank_keys):
     """``play_env`` behind a real call, for the threaded driver: numba's parallel pass
     miscompiles the inlined body in a ``prange`` loop (out-of-bounds indices, crashes)."""
     play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board, ore, planes,
-             masks, final_planes, final_scores, final_rank_keys)
+             windows, masks, final_windows, final_scores, final_rank_keys)
 
 
 def _reset(s, p, env_mask, obs, masks):
-    board, ore, planes = flat_cells(s, obs)
+    board, ore, planes, windows = flat_cells(s, p, obs)
     for e in prange(env_mask.shape[0]):
         if env_mask[e]:
-            start_env(s, p, e, board[e], ore[e], planes[e], masks[e])
+            start_env(s, p, e, board[e], ore[e], planes[e], windows[e], masks[e])
 
 
 def _reset_threaded(s, p, env_mask, obs, masks):
     """``_reset`` calling ``start_env_call``: the threaded twin's loop."""
-    board, ore, planes = flat_cells(s, obs)
+    board, ore, planes, windows = flat_cells(s, p, obs)
     for e in prange(env_mask.shape[0]):
         if env_mask[e]:
-            start_env_call(s, p, e, board[e], ore[e], planes[e], masks[e])
+            start_env_call(s, p, e, board[e], ore[e], planes[e], windows[e], masks[e])
 
 
 def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
           final_scores, final_rank_keys):
-    board, ore, planes = flat_cells(s, obs)
-    final_planes = final_obs.reshape(planes.shape)
+    board, ore, planes, windows = flat_cells(s, p, obs)
+    final_windows = final_obs.reshape(windows.shape)
     for e in prange(actions.shape[0]):
         if not s.over[e]:
             play_env(s, p, e, actions[e], autoreset, rewards[e], terminated[e], truncated[e],
-                     board[e], ore[e], planes[e], masks[e], final_planes[e], final_scores[e],
-                     final_rank_keys[e])
+                     board[e], ore[e], planes[e], windows[e], masks[e], final_windows[e],
+                     final_scores[e], final_rank_keys[e])
 
 
 def _step_threaded(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks,
                    final_obs, final_scores, final_rank_keys):
     """``_step`` calling ``play_env_call``: the threaded twin's loop."""
-    board, ore, planes = flat_cells(s, obs)
-    final_planes = final_obs.reshape(planes.shape)
+    board, ore, planes, windows = flat_cells(s, p, obs)
+    final_windows = final_obs.reshape(windows.shape)
     for e in prange(actions.shape[0]):
         if not s.over[e]:
             play_env_call(s, p, e, actions[e], autoreset, rewards[e], terminated[e],
-                          truncated[e], board[e], ore[e], planes[e], masks[e], final_planes[e],
-                          final_scores[e], final_rank_keys[e])
+                          truncated[e], board[e], ore[e], planes[e], windows[e], masks[e],
+                          final_windows[e], final_scores[e], final_rank_keys[e])
 
 
 reset = serial_and_parallel(_reset)[0]

@@ -19,6 +19,7 @@ Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``
 | num_fires     | [E] int32             | explosions in the pool                                 |
 | positions     | [E, A, 2] int16       | players (x, y), bodies of dead players included        |
 | hp            | [E, A] int16          | hit points (<= 0: dead)                                |
+| prev_hp       | [E, A] int16          | hit points before the last step (hurt_penalty)         |
 | ammo          | [E, A] int16          | bombs the player can place                             |
 | power         | [E, A] int16          | blast reach of the player's bombs                      |
 | alive         | [E, A] bool           | the player is still in the game                        |
@@ -43,12 +44,16 @@ Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``
 | blast         | [E, C, 4] int8        | scratch: each bomb's reach up, down, left, right       |
 | chain         | [E, C, 4] int16       | scratch: the bomb each blast arm ends on (-1: none)    |
 | rng           | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                  |
+| outside       | [E, NUM_PLANES] f64   | scratch: ego view, what each plane reads off the board |
+| board_obs     | [E, A, NUM_PLANES, C] | scratch: ego view, the board view before centring (obs |
+|               |                       | dtype; no cells when ``view="board"``)                 |
 """
 from collections import namedtuple
 
 import numpy as np
 
 from ...core.rng import NUM_STREAMS
+from .constants import NUM_PLANES
 
 FIELDS = (
     ("tiles", lambda H, W, A, P: (H, W), np.uint8),
@@ -67,6 +72,7 @@ FIELDS = (
     ("num_fires", lambda H, W, A, P: (), np.int32),
     ("positions", lambda H, W, A, P: (A, 2), np.int16),
     ("hp", lambda H, W, A, P: (A,), np.int16),
+    ("prev_hp", lambda H, W, A, P: (A,), np.int16),
     ("ammo", lambda H, W, A, P: (A,), np.int16),
     ("power", lambda H, W, A, P: (A,), np.int16),
     ("alive", lambda H, W, A, P: (A,), np.bool_),
@@ -92,9 +98,12 @@ FIELDS = (
     ("blast", lambda H, W, A, P: (H * W, 4), np.int8),
     ("chain", lambda H, W, A, P: (H * W, 4), np.int16),
     ("rng", lambda H, W, A, P: (NUM_STREAMS,), np.uint64),
+    ("outside", lambda H, W, A, P: (NUM_PLANES,), np.float64),
 )
+# the ego view's scratch: its dtype is the observation's (alloc's obs_dtype)
+EGO_SCRATCH = "board_obs"
 
-State = namedtuple("State", [name for name, _, _ in FIELDS])
+State = namedtuple("State", [name for name, _, _ in FIELDS] + [EGO_SCRATCH])
 
 
 def pending_capacity(height, width, num_players, ammo_delay):
@@ -103,8 +112,11 @@ def pending_capacity(height, width, num_players, ammo_delay):
     return num_players * (ammo_delay + 1) + height * width
 
 
-def alloc(num_envs, height, width, num_players, ammo_delay):
-    """Zeroed state for ``num_envs`` envs of an ``height x width`` board."""
+def alloc(num_envs, height, width, num_players, ammo_delay, obs_dtype, ego):
+    """Zeroed state for ``num_envs`` envs of an ``height x width`` board; ``ego``: with
+    the ego view's scratch of board planes (in ``obs_dtype``)."""
     P = pending_capacity(height, width, num_players, ammo_delay)
+    cells = height * width if ego else 0
+    board_obs = np.zeros((num_envs, num_players, NUM_PLANES, cells), dtype=obs_dtype)
     return State(*[np.zeros((num_envs,) + shape(height, width, num_players, P), dtype=dtype)
-                   for _, shape, dtype in FIELDS])
+                   for _, shape, dtype in FIELDS], board_obs)

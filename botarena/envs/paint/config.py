@@ -2,8 +2,9 @@
 from dataclasses import dataclass
 from typing import Optional
 
-from ...core.config import check_common
-from .constants import BOARD_VIEW, RANDOM_BOARD, VIEWS
+from ...core.config import check_common, check_view
+from ...core.grid import BOARD_VIEW
+from .constants import RANDOM_BOARD
 from .maps import load_board
 
 TURNS_PER_COLUMN = 10  # the original boards last 10 turns per column (10x10: 100, 5x11: 110)
@@ -44,8 +45,7 @@ class Config:
 
     def __post_init__(self):
         check_common(self)
-        if self.view not in VIEWS:
-            raise ValueError(f"view must be one of {VIEWS}, got {self.view!r}")
+        check_view(self)
         turns = self.max_turns
         if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool) or turns < 1):
             raise ValueError(f"max_turns must be a positive int or None, got {turns!r}")

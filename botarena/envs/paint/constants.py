@@ -10,8 +10,6 @@ NO_SHOT = -1     # shot direction of an avatar that does not shoot (or whose sho
 SHOT_STOPPED = -2  # shot direction of a shot stopped in the current round of flight
 MAX_ASCII_PLAYERS = 26  # players a..z / A..Z in the ASCII board format
 RANDOM_BOARD = "random"  # Config.board value asking for a generated board at every reset
-BOARD_VIEW, EGO_VIEW = "board", "ego"  # Config.view: the board as it is, or centred on the observer
-VIEWS = (BOARD_VIEW, EGO_VIEW)
 
 
 class Action(IntEnum):

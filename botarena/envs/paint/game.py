@@ -3,11 +3,12 @@ import numpy as np
 from gymnasium import spaces
 
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
+from ...core.grid import EGO_VIEW, ego_shape
 from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS
 from .config import TURNS_PER_COLUMN, Config
-from .constants import EGO_VIEW, NUM_ACTIONS, NUM_PLANES, OBSTACLE, RANDOM_BOARD
+from .constants import NUM_ACTIONS, NUM_PLANES, OBSTACLE, RANDOM_BOARD
 from .maps import load_board
 from .state import alloc
 
@@ -62,7 +63,7 @@ class PaintGame(BatchedGame):
 
     def observation_shape(self):
         if self.config.view == EGO_VIEW:
-            return (NUM_PLANES, 2 * self.height - 1, 2 * self.width - 1)
+            return (NUM_PLANES,) + ego_shape(self.height, self.width)
         return (NUM_PLANES, self.height, self.width)
 
     def num_actions(self):
