@@ -26,6 +26,7 @@ from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (HEIGHT, NUM_PLANES, OPP_SPAWN, OWN_SPAWN, QUEUE, REMOVED, WIDTH,
                         Plane)
+from .prefetch import LINE, prefetch
 from .rules import legal_actions, play_turn
 
 Params = namedtuple("Params", [
@@ -44,6 +45,7 @@ P_ENEMY, P_TRAPPED, P_ENEMY_SPAWN, P_VISITED = (int(Plane.ENEMY), int(Plane.TRAP
                                                 int(Plane.ENEMY_SPAWN), int(Plane.VISITED))
 P_DIG, P_OPP_DIG, P_TURN = int(Plane.DIG_DELAY), int(Plane.OPP_DIG_DELAY), int(Plane.TURN)
 N = HEIGHT * WIDTH
+AHEAD = 2          # the serial driver prefetches env e + AHEAD while it steps env e
 
 
 @njit(cache=True, _nrt=False)
@@ -77,6 +79,7 @@ def reset_env(s, p, e):
         s.runner_respawn[e, a] = -1
         s.dig_ready[e, a] = 0
         s.died[e, a] = False
+        s.new_visit[e, a] = -1
         s.scores[e, a] = p.visit_points       # the start cell counts at turn 0
         s.prev_scores[e, a] = p.visit_points
         s.alive[e, a] = True
@@ -289,13 +292,10 @@ def observe_changes(s, p, e, planes, masks):
                    planes)
     _countdowns(s, p, e, planes)
     character_marks(s, p, e, planes, True)
-    # a runner visits the cell it moved to (runner_new; it may die there in the same turn)
-    visited, new = s.visited[e], s.runner_new[e]
     for a in range(2):
-        r, c = new[a, 0], new[a, 1]
-        if r >= 0:
-            if visited[a, r, c]:
-                planes[a, P_VISITED, _at(r, c, p.mirror and a == 1)] = p.on
+        k = s.new_visit[e, a]
+        if k >= 0:
+            planes[a, P_VISITED, _at(k // WIDTH, k % WIDTH, p.mirror and a == 1)] = p.on
     _bars(s, p, e, planes)
     for a in range(2):
         legal_actions(s, p, e, a, masks[a])
@@ -314,6 +314,62 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
                 rewards[a] -= p.death_penalty
     s.over[e] = done
     return done
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _prefetch_queue(planes, queue, head, count, due, mirror):
+    """The lines of the countdowns of a waiting queue (``_queue_countdowns``)."""
+    for j in range(count):
+        k = queue[(head + j) % QUEUE]
+        r, c = k // WIDTH, k % WIDTH
+        prefetch(due, (r, c))
+        for a in range(2):
+            prefetch(planes, (a, P_TIMER, _at(r, c, mirror and a == 1)))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def prefetch_env(s, p, e, planes):
+    """Prefetch the scattered cache lines env e's next step touches (``planes``: its
+    planes, as in ``observe_all``): its cells, the characters' marks, visited cells, pursuit
+    stacks and distances, the countdowns and the bars where they change.  A hint only:
+    nothing is written."""
+    for k in range(0, N, LINE):
+        prefetch(s.cells, (e, k // WIDTH, k % WIDTH))
+    m_id = s.map_id[e]
+    pos, alive, spawns = s.runner_pos[e], s.runner_alive[e], p.spawns[m_id]
+    for b in range(2):
+        r, c = spawns[b, 0], spawns[b, 1]
+        if alive[b]:
+            r, c = pos[b, 0], pos[b, 1]
+            prefetch(s.visited, (e, b, r, c))
+        for a in range(2):
+            prefetch(planes, (a, P_OWN if a == b else P_OPPONENT, _at(r, c, p.mirror and a == 1)))
+    enemy_pos, enemy_spawn = s.enemy_pos[e], p.enemy_spawn[m_id]
+    top = s.enemy_stack.shape[2] - 1
+    for i in range(s.num_enemies[e]):
+        if s.enemy_alive[e, i]:
+            r, c = enemy_pos[i, 0], enemy_pos[i, 1]
+            prefetch(s.enemy_stack, (e, i, min(s.enemy_sp[e, i], top)))
+            for a in range(2):
+                prefetch(planes, (a, P_ENEMY, _at(r, c, p.mirror and a == 1)))
+                if alive[a]:
+                    prefetch(p.dist, (m_id, r * WIDTH + c, pos[a, 0] * WIDTH + pos[a, 1]))
+        else:
+            r, c = enemy_spawn[i, 0], enemy_spawn[i, 1]
+            for a in range(2):
+                prefetch(planes, (a, P_ENEMY_SPAWN, _at(r, c, p.mirror and a == 1)))
+    _prefetch_queue(planes, s.hole_queue[e], s.hole_head[e], s.num_holes[e],
+                    s.restore_turn[e], p.mirror)
+    _prefetch_queue(planes, s.gold_queue[e], s.gold_head[e], s.num_gold_out[e],
+                    s.gold_turn[e], p.mirror)
+    shown = s.obs_bars[e]
+    for j in range(3):
+        k = min(shown[j], N - 1)       # a bar grows or shrinks from its shown end
+        r, c = k // WIDTH, k % WIDTH
+        red = P_TURN if j == 2 else (P_DIG if j == 0 else P_OPP_DIG)
+        blue = P_TURN if j == 2 else (P_OPP_DIG if j == 0 else P_DIG)
+        prefetch(planes, (0, red, k))
+        prefetch(planes, (1, blue, _at(r, c, p.mirror)))
 
 
 def _reset(s, p, env_mask, obs, masks):
@@ -355,6 +411,8 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
     E = actions.shape[0]
     planes = obs.reshape(E, 2, NUM_PLANES, N)     # once: numba's reshape costs tens of ns
     for e in prange(E):
+        if e + AHEAD < E:
+            prefetch_env(s, p, e + AHEAD, planes[e + AHEAD])
         if not s.over[e]:
             play_env(s, p, e, actions[e], autoreset, rewards[e], terminated[e], truncated[e],
                      planes[e], masks[e], final_obs[e], final_scores[e], final_rank_keys[e])

@@ -481,6 +481,7 @@ def visit_cells(s, p, e):
             if visited[a, r, c] == 0:
                 visited[a, r, c] = 1
                 scores[a] += p.visit_points
+                s.new_visit[e, a] = r * WIDTH + c
 
 
 @njit(cache=True, _nrt=False)
@@ -502,8 +503,9 @@ def enemy_contact(s, p, e):
 @njit(cache=True, _nrt=False, inline="always")
 def play_turn(s, p, e, actions):
     """One turn of env e (the phases above); True when the game is over."""
-    s.died[e, 0] = False
-    s.died[e, 1] = False
+    for a in range(2):
+        s.died[e, a] = False
+        s.new_visit[e, a] = -1
     plan_runners(s, p, e, actions)
     plan_enemies(s, p, e)
     move_characters(s, p, e)

@@ -22,6 +22,8 @@ Turns are absolute turn numbers of the game (the first turn is 0); "-1" means no
 | runner_respawn | [E, 2] int32          | turn a dead runner reappears                          |
 | dig_ready      | [E, 2] int32          | first turn the runner may dig again                   |
 | died           | [E, 2] bool           | the runner died during the last turn (shaping)        |
+| new_visit      | [E, 2] int16          | cell (r * W + c) the runner first visited during the  |
+|                |                       | last turn (-1: none; the observation's VISITED)       |
 | visited        | [E, 2, H, W] uint8    | 1 where the runner has been                           |
 | scores         | [E, 2] int32          | the game's points                                     |
 | prev_scores    | [E, 2] int32          | scores before the last step (rewards)                 |
@@ -76,6 +78,7 @@ FIELDS = (
     ("runner_respawn", lambda M, S: (2,), np.int32),
     ("dig_ready", lambda M, S: (2,), np.int32),
     ("died", lambda M, S: (2,), np.bool_),
+    ("new_visit", lambda M, S: (2,), np.int16),
     ("visited", lambda M, S: (2, H, W), np.uint8),
     ("scores", lambda M, S: (2,), np.int32),
     ("prev_scores", lambda M, S: (2,), np.int32),
