@@ -1,12 +1,14 @@
-"""coderunner_v0 maps: the nine real maps load and play 700 random turns keeping the
-invariants; bundled and generated maps; clear errors for bad maps."""
+"""coderunner_v0 maps: the nine real maps and the bundled ones load and play 700 random turns
+keeping the invariants; the hand-drawn maps have every gold reachable from every reachable
+cell; generated maps; clear errors for bad maps."""
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from botarena.envs.coderunner.constants import BRICK, MOVE_DELTAS, OPPOSITE, REMOVED
-from botarena.envs.coderunner.maps import BUNDLED, generate_map, load_map, parse_map, walk_program
+from botarena.envs.coderunner.constants import BRICK, GOLD, MOVE_DELTAS, OPPOSITE, REMOVED
+from botarena.envs.coderunner.maps import (BUNDLED, HAND_MADE, generate_map, load_map, parse_map,
+                                           reachable, walk_program)
 from botarena.envs.coderunner_v0 import CodeRunnerGame, Config
 
 MAPS_DIR = Path(__file__).resolve().parents[2] / "shared" / "maps" / "coderunner"
@@ -40,19 +42,46 @@ def check_invariants(game, data, prev_scores):
     return scores.copy()
 
 
-@pytest.mark.parametrize("path", REAL_MAPS, ids=[p.stem for p in REAL_MAPS])
-def test_real_map_random_game_keeps_invariants(path):
-    data = load_map(str(path))
+def play_random_game(spec, seed):
+    """700 seeded random turns on map ``spec``, checking the invariants after each."""
+    data = load_map(spec)
     assert len(data.enemies) % 2 == 0 and data.enemies
-    game = CodeRunnerGame(Config(map=str(path)), 1)
-    game.reset(0)
-    rng = np.random.default_rng(0)
+    game = CodeRunnerGame(Config(map=spec), 1)
+    game.reset(seed)
+    rng = np.random.default_rng(seed)
     prev = game.snapshot(0)["scores"].copy()
     for _ in range(700):
         game.step(rng.integers(0, 7, size=(1, 2)))
         prev = check_invariants(game, data, prev)
     assert game.over[0]
     assert game.snapshot(0)["turn"] == 700
+    return game
+
+
+@pytest.mark.parametrize("path", REAL_MAPS, ids=[p.stem for p in REAL_MAPS])
+def test_real_map_random_game_keeps_invariants(path):
+    play_random_game(str(path), 0)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_bundled_map_random_game_keeps_invariants(name):
+    game = play_random_game(name, 3)
+    assert game.snapshot(0)["scores"].max() > 1      # somebody did more than stand there
+
+
+@pytest.mark.parametrize("name", HAND_MADE)
+def test_hand_made_maps_have_no_traps(name):
+    """Every gold is reachable by both runners, and again from every cell they can reach
+    by moves and falls (digging aside): a fall never strands a runner."""
+    data = load_map(name)
+    gold = {(int(r), int(c)) for r, c in np.argwhere(data.cells == GOLD)}
+    assert len(gold) >= 8
+    for spawn in data.spawns:
+        cells = reachable(data.cells, spawn)
+        assert gold <= cells
+        for cell in cells:
+            assert gold <= reachable(data.cells, cell), (name, cell)
+    assert not {(r, c) for r, c, _ in data.enemies} & set(data.spawns)
 
 
 @pytest.mark.parametrize("name", BUNDLED)

@@ -36,8 +36,11 @@ Rewards
 
 Maps (``maps.py``)
     The original format (16 rows, ``R``/``B`` respawns, enemy list with programs, mirrored);
-    ``map=`` a bundled name (``alpha``, ``beta``, ``gamma``), a path, the text, or
-    ``"random"`` (a seeded pool of generated maps, one drawn per reset).
+    ``map=`` a bundled name, a path, the text, or ``"random"`` (a seeded pool of generated
+    maps, one drawn per reset).  Bundled: ``tower`` (floors narrowing to a summit, many
+    ladders), ``cavern`` (open ledges over pits and trenches) and ``maze`` (walled rooms
+    linked by ladders), drawn by hand; ``alpha`` (the default), ``beta``, ``gamma``, made by
+    the generator.
 
 Other views
     ``env.unwrapped.snapshot()`` (see ``CodeRunnerGame.snapshot``): ``board``, ``turn``,
@@ -50,6 +53,9 @@ Version history
     v0: first release (unreleased).  Before release the observation went from 16 planes
     (one meaning each, rewritten whole every step) to these 11 (cell codes, one timer
     plane, bars for the scalars), updated in place: the game itself did not change.
+    Later (same game, same observations): the hand-drawn maps ``tower``, ``cavern``,
+    ``maze``; the step prefetches the cache lines of the env it will step next
+    (``prefetch.py``) and writes VISITED only for a first visit (``new_visit``).
 """
 from pettingzoo.utils.conversions import parallel_to_aec
 

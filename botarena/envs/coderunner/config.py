@@ -13,7 +13,8 @@ MAX_TURNS_LIMIT = 1200
 class Config:
     """Settings of a CodeRunner game (defaults: the seed and shared/rules/coderunner.md).
 
-    map: a bundled map name ("alpha", "beta", "gamma"; default "alpha"), a path to a map
+    map: a bundled map name (``maps.BUNDLED``: "alpha", "beta", "gamma", generated, and
+        "tower", "cavern", "maze", drawn by hand; default "alpha"), a path to a map
         file, a map's text, or "random": a pool of ``random_maps`` generated maps (seeds
         ``map_seed`` .. ``map_seed + random_maps - 1``), one drawn per reset.
     max_turns: turns per game (700; the contest's range is 400..1200, shorter games are

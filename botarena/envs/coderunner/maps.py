@@ -14,6 +14,13 @@ the cells or the respawn cells are not left-right symmetric, an enemy starts in 
 or inside a brick, or a program is not a closed circuit of legal moves (a falling enemy
 must read ``B``; every other letter must be a legal move; the last letter brings it back).
 
+Bundled maps (``BUNDLED``): ``tower`` (floors narrowing upwards to a summit, linked by
+ladders, and one ladder from the bottom to the top), ``cavern`` (open ledges over a floor with pits into two trenches,
+each with a ladder out) and ``maze`` (four full floors cut by walls into rooms, linked by
+ladders that make the way between rooms wind), drawn by hand: every gold reachable by both
+runners from every cell they can reach (no trap without a way out but digging); ``alpha``,
+``beta``, ``gamma`` (the default ``alpha``) from the generator.
+
 ``Config.map`` takes a bundled name (``BUNDLED``), a path to a file, the text itself, or
 ``"random"``: a pool of maps from ``generate_map`` (plain numpy, seeded), one drawn per
 reset from the env's GAME stream.
@@ -34,7 +41,10 @@ from .constants import (BOTTOM, BRICK, CHAR_BLUE, CHAR_CELLS, CHAR_RED, EMPTY, G
                         HEIGHT, LADDER, LEFT, LETTER_OF, MIDDLE, MOVE_DELTAS, OPPOSITE,
                         PROGRAM_LETTERS, RIGHT, TOP, UNREACHABLE, WIDTH, CELL_CHARS)
 
-BUNDLED = ("alpha", "beta", "gamma")      # maps/<name>.txt
+# maps/<name>.txt: three drawn by hand (a tower of ladders, an open cavern over pits, a maze
+# of walled corridors) and three from ``generate_map`` (alpha, the default, beta, gamma)
+HAND_MADE = ("tower", "cavern", "maze")
+BUNDLED = ("alpha", "beta", "gamma") + HAND_MADE
 ALLOWED = "".join(CHAR_CELLS) + CHAR_RED + CHAR_BLUE
 
 
