@@ -110,6 +110,33 @@ def test_missing_agents_stay():
 
 # -- the end of the game -------------------------------------------------------------------
 
+
+@pytest.mark.parametrize("layout", ["batch", "strided", "int32"])
+def test_batched_step_takes_action_arrays_of_any_layout(layout):
+    """An int64 C-order array of the batch's shape is read where it is, other arrays are
+    copied: same trajectory either way, and a bad action is refused before any change."""
+    games = [PaintGame(Config(board="random", symmetric=True), 4) for _ in range(2)]
+    for game in games:
+        game.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        actions = rng.integers(0, len(Action), (4, 2))
+        games[0].actions[...] = actions
+        games[0].step()
+        given = {"batch": actions, "strided": np.repeat(actions, 2, axis=1)[:, ::2],
+                 "int32": actions.astype(np.int32)}[layout]
+        games[1].step(given)
+        assert np.array_equal(given, actions)            # read, never written
+        assert np.array_equal(games[0].obs, games[1].obs)
+        assert np.array_equal(games[0].rewards, games[1].rewards)
+    before = games[1].snapshot(2)
+    bad = given.copy()
+    bad[2, 1] = len(Action)
+    with pytest.raises(ValueError, match="outside"):
+        games[1].step(bad)
+    same_snapshot(before, games[1].snapshot(2))
+
+
 def test_step_after_the_end_raises():
     env = make_env(max_turns=1)
     env.step({"player_0": 0, "player_1": 0})

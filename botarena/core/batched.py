@@ -134,22 +134,37 @@ class BatchedGame(ABC):
 
         Envs whose game is over are skipped (reset them, or step with ``autoreset``).
         Raises ``ValueError`` for an action outside ``[0, action_values)``, before any change
-        (``validate=False`` skips the check, for callers that already made it).
+        (``validate=False`` skips the check, for callers that already made it).  An array
+        laid out as ``self.actions`` (int64, C order, writeable) is read where it is;
+        others are copied into ``self.actions`` first (a command per cell makes that copy
+        a sizable part of a step).
         """
-        if actions is not None:
+        if actions is None:
+            actions = self.actions
+        else:
             actions = np.asarray(actions)
             if actions.dtype.kind not in "iu":
                 raise TypeError(f"actions must be integers, got dtype {actions.dtype}")
-            self.actions[...] = actions
+            if not self._same_layout(actions):
+                self.actions[...] = actions
+                actions = self.actions
         if validate:
-            self.check_actions(self.actions)
-        self._step(self.state, self.params, self.actions, bool(autoreset), self.rewards,
+            self.check_actions(actions)
+        self._step(self.state, self.params, actions, bool(autoreset), self.rewards,
                    self.terminated, self.truncated, self.obs, self.masks, self.final_obs,
                    self.final_scores, self.final_rank_keys)
 
+    def _same_layout(self, actions):
+        """Whether ``actions`` has the numba type and shape of ``self.actions`` (the
+        compiled step takes it as it is)."""
+        flags = actions.flags
+        return (type(actions) is np.ndarray and actions.dtype == self.actions.dtype
+                and actions.shape == self.actions.shape and flags.c_contiguous
+                and flags.writeable and flags.aligned)
+
     def check_actions(self, actions):
         """Raise ``ValueError`` unless every action is in ``[0, action_values)``."""
-        if actions is self.actions:
+        if self._same_layout(actions):
             i = self._first_outside(actions, self._action_values)
         else:
             actions = np.ascontiguousarray(actions)
