@@ -3,6 +3,7 @@ the scripted bots."""
 import numpy as np
 import pytest
 
+from botarena.envs.dungeon import kernel
 from botarena.envs.dungeon.constants import Plane
 from botarena.envs.dungeon_v0 import Config, DungeonGame, parallel_env
 
@@ -115,6 +116,33 @@ def test_ego_view_is_the_board_view_shifted(obs_dtype):
                           if shifted(board.final_obs[e, a], ego.final_obs[e, a], x, y)]
                 assert placed, "the final ego window holds the final board planes"
     assert finals > 0
+
+
+@pytest.mark.parametrize("view", ["board", "ego"])
+@pytest.mark.parametrize("obs_dtype", ["uint8", "float32"])
+def test_observation_redrawn_where_changed_is_whole(view, obs_dtype):
+    """A step redraws only what changed (kernel.observe_env): after every step of random
+    games with autoresets, the observation and masks equal a whole drawing of the same
+    state into zeroed buffers."""
+    config = Config(num_players=3, width=7, height=6, metal_blocks=4, wooden_blocks=8,
+                    ore_blocks=3, ore_hp=2, bomb_fuse=4, max_ticks=50, ammo_lifetime=9,
+                    ammo_delay=3, treasure_min=2, treasure_max=6, view=view,
+                    obs_dtype=obs_dtype)
+    game = DungeonGame(config, 4)
+    game.reset(seed=3)
+    rng = np.random.default_rng(4)
+    for _ in range(150):
+        game.step(rng.integers(0, 6, (4, 3)), autoreset=True)
+        state = type(game.state)(*[field.copy() for field in game.state])
+        obs, masks = np.zeros_like(game.obs), np.zeros_like(game.masks)
+        board, ore = state.tiles.reshape(4, -1), state.ore_hp.reshape(4, -1)
+        windows = obs.reshape(obs.shape[:3] + (-1,))
+        planes = state.board_obs if view == "ego" else windows
+        for e in range(4):
+            kernel.observe_env(state, game.params, e, board[e], ore[e], planes[e],
+                               windows[e], masks[e], True)
+        np.testing.assert_array_equal(game.obs, obs)
+        np.testing.assert_array_equal(game.masks, masks)
 
 
 def test_float32_observations():

@@ -13,7 +13,9 @@ Speed: the functions that take the whole state ``s`` and params ``p`` (``step_en
 per call.  The drivers take the flat-cell views (``flat_cells``) once per batch, since
 numba's reshape is a call too.  The threaded drivers reach the same per-env bodies
 (``start_env``, ``play_env``) through real calls (``start_env_call``, ``play_env_call``):
-numba's parallel pass miscompiles them inlined into a ``prange`` loop.
+numba's parallel pass miscompiles them inlined into a ``prange`` loop.  A step redraws
+the observation only where it changed (``observe_env``; a new game draws it whole): the
+kernels must be the only writers of the observation buffers.
 """
 from collections import namedtuple
 
@@ -45,7 +47,8 @@ P_METAL, P_WOOD, P_ORE, P_BOMB, P_DANGER, P_AMMO, P_TREASURE, P_BODY, P_TIME = (
 P_OWN, P_OPPONENT, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE = (
     int(Plane.OWN), int(Plane.OPPONENT), int(Plane.OWN_HP), int(Plane.OWN_AMMO),
     int(Plane.OWN_POWER), int(Plane.OWN_SCORE))
-MARKED_PLANES = (P_BOMB, P_DANGER, P_BODY)   # written cell by cell for player 0, copied
+MARKED_PLANES = (P_BOMB, P_DANGER)   # written cell by cell for player 0, copied
+PLAYER_PLANES = (P_OWN, P_OPPONENT, P_BODY)   # written at the players' cells
 CONSTANT_PLANES = (P_TIME, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE)
 
 
@@ -151,57 +154,96 @@ def hit_times(s, e, hit_in):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def observe_env(s, p, e, board, ore, planes, windows, masks):
+def observe_env(s, p, e, board, ore, planes, windows, masks, whole):
     """Every player's planes (``planes[a, plane, cell]``, cell = y * width + x, see
     constants.Plane) and action mask of env e; ``board`` and ``ore`` are its tiles and
     ore hits as flat cells (the batch drivers take these flat views once per call).
     With the ego view, ``planes`` is the scratch of board planes, each player's are then
     centred on it into ``windows[a, plane, window cell]`` (the observation).
 
-    Planes METAL..TIME_LEFT are the same for every player: those drawn from the tiles are
-    written for each player by loops over the flat cells, one plane each, that compile to
-    vector code; those marked cell by cell (bombs, danger, bodies) are drawn for player 0
-    and copied."""
-    width = s.tiles.shape[2]
-    n = board.shape[0]
+    ``whole``: draw every cell (a new game, or a buffer that holds another game's
+    planes).  Otherwise ``planes`` holds this env's planes as the last observe drew them
+    (nothing else writes the observation buffers) and only what changed is redrawn: the
+    tile planes at the cells whose tile or ore hits differ from ``shown_tiles`` /
+    ``shown_ore``, the constant planes whose value changed, the bombs and danger planes
+    while they hold or need marks, and the players' and bodies' cells (``shown_at``: the
+    cells last drawn)."""
+    num_players = planes.shape[0]
+    on, off = p.on, p.off
+    draw_tiles(s.shown_tiles[e], s.shown_ore[e], board, ore, planes, on, off, p.ore_lut, whole)
+    time_left = p.full * (p.max_ticks - s.tick[e]) / p.max_ticks + p.round
+    for a in range(num_players):
+        _fill(planes[a, P_TIME], time_left, whole)
+    draw_marks(s, p, e, planes, whole)
+    draw_players(s, e, planes, on, off, p.hp_lut, whole)
     tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
     positions, alive, hp, ammo, power, scores = (s.positions[e], s.alive[e], s.hp[e], s.ammo[e],
                                                  s.power[e], s.scores[e])
-    num_players = positions.shape[0]
-    on, off, ore_lut, bomb_lut, danger_lut = p.on, p.off, p.ore_lut, p.bomb_lut, p.danger_lut
-    time_left = p.full * (p.max_ticks - s.tick[e]) / p.max_ticks + p.round
-    for a in range(num_players):                # the tiles' planes: vector code, per player
+    for a in range(num_players):
         mine = planes[a]
-        metal, wood, ore_plane = mine[P_METAL], mine[P_WOOD], mine[P_ORE]
-        for i in range(n):
-            metal[i] = on if board[i] == METAL else off
-        for i in range(n):
-            wood[i] = on if board[i] == WOOD else off
-        # ore_lut[hits left], as one select per level (vector code, unlike a table lookup)
-        for i in range(n):
-            ore_plane[i] = ore_lut[0]
-        for level in range(1, ore_lut.shape[0]):
-            value = ore_lut[level]
-            for i in range(n):
-                ore_plane[i] = value if ore[i] == level else ore_plane[i]
-        ammo_plane, treasure_plane = mine[P_AMMO], mine[P_TREASURE]
-        for i in range(n):
-            ammo_plane[i] = on if board[i] == AMMO else off
-        for i in range(n):
-            treasure_plane[i] = on if board[i] == TREASURE else off
-        _fill(mine[P_TIME], time_left)
+        best = -2147483647
+        for b in range(num_players):
+            if b != a and scores[b] > best:
+                best = scores[b]
+        margin = min(max(scores[a] - best, -SCORE_OBS_CAP), SCORE_OBS_CAP)
+        hp_value = min(max(hp[a], 0), p.player_hp) / p.player_hp
+        _fill(mine[P_HP], p.full * hp_value + p.round, whole)
+        _fill(mine[P_AMMO_LEFT], p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round,
+              whole)
+        _fill(mine[P_POWER], p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round,
+              whole)
+        _fill(mine[P_SCORE], p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round,
+              whole)
+        legal_actions(tiles, bomb_grid, positions, alive, ammo, a, masks[a])
+        if p.ego:
+            ego_window(mine, s.tiles.shape[1], s.tiles.shape[2], positions[a], on, off,
+                       s.outside[e], windows[a])
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def draw_tiles(shown_tiles, shown_ore, board, ore, planes, on, off, ore_lut, whole):
+    """The tile planes (metal, wood, ore hits, ammo, treasure) of every player at the cells
+    whose tile or ore hits differ from those last drawn (every cell if ``whole``)."""
+    n = board.shape[0]
+    changed = 0
+    for i in range(n):                        # one vector pass: did any cell change?
+        changed |= (board[i] ^ shown_tiles[i]) | (ore[i] ^ shown_ore[i])
+    if changed == 0 and not whole:
+        return
+    for i in range(n):
+        tile, hits = board[i], ore[i]
+        if whole or tile != shown_tiles[i] or hits != shown_ore[i]:
+            shown_tiles[i], shown_ore[i] = tile, hits
+            for a in range(planes.shape[0]):
+                mine = planes[a]
+                mine[P_METAL, i] = on if tile == METAL else off
+                mine[P_WOOD, i] = on if tile == WOOD else off
+                mine[P_ORE, i] = ore_lut[hits]
+                mine[P_AMMO, i] = on if tile == AMMO else off
+                mine[P_TREASURE, i] = on if tile == TREASURE else off
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def draw_marks(s, p, e, planes, whole):
+    """The bombs and danger planes, drawn for player 0 and copied: fire (hits during the
+    next tick), then the bombs' future fire (chains included).  Skipped while there are
+    no bombs or fire and none were drawn (``marked``)."""
+    nb, nf = s.num_bombs[e], s.num_fires[e]
+    if not whole and not s.marked[e] and nb == 0 and nf == 0:
+        return
+    s.marked[e] = nb > 0 or nf > 0
+    width = s.tiles.shape[2]
+    off, bomb_lut, danger_lut = p.off, p.bomb_lut, p.danger_lut
     mine = planes[0]
-    bomb_plane, danger, body = mine[P_BOMB], mine[P_DANGER], mine[P_BODY]
+    bomb_plane, danger = mine[P_BOMB], mine[P_DANGER]
+    n = bomb_plane.shape[0]
     for i in range(n):
         bomb_plane[i] = off
     for i in range(n):
         danger[i] = off
-    for i in range(n):
-        body[i] = off
-    # danger: fire (hits during the next tick), then (bombs' future fire, chains included)
     fire_x, fire_y, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_reach[e]
     soonest = danger_lut[1]
-    for f in range(s.num_fires[e]):
+    for f in range(nf):
         i = fire_y[f] * width + fire_x[f]
         danger[i] = soonest
         for d in range(4):
@@ -210,7 +252,7 @@ def observe_env(s, p, e, board, ore, planes, windows, masks):
                      + fire_x[f] + k * ACTION_DELTAS[d + 1, 0])
                 danger[i] = soonest
     hit_in, blast = s.hit_in[e], s.blast[e]
-    nb = blast_times(s, e, hit_in, blast, s.chain[e])
+    blast_times(s, e, hit_in, blast, s.chain[e])
     bomb_x, bomb_y, bomb_timer = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e]
     horizon = danger_lut.shape[0] - 1
     last_fuse = bomb_lut.shape[0] - 1
@@ -227,43 +269,43 @@ def observe_env(s, p, e, board, ore, planes, windows, masks):
                 i += stride
                 if danger[i] < value:
                     danger[i] = value
-    for b in range(num_players):
-        if not alive[b]:
-            body[positions[b, 1] * width + positions[b, 0]] = on
-    for a in range(1, num_players):
+    for a in range(1, planes.shape[0]):
         for k in MARKED_PLANES:
             src, dst = mine[k], planes[a, k]
             for i in range(n):
                 dst[i] = src[i]
-    # each player's own planes
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def draw_players(s, e, planes, on, off, hp_lut, whole):
+    """The own, opponents and bodies planes: the cells drawn last time (``shown_at``) are
+    cleared (the whole planes if ``whole``), then every player's cell drawn: a body if
+    dead, else own or opponent (by HP) for each observer."""
+    width = s.tiles.shape[2]
+    positions, alive, hp, shown_at = s.positions[e], s.alive[e], s.hp[e], s.shown_at[e]
+    num_players = planes.shape[0]
+    last_hp = hp_lut.shape[0] - 1
     for a in range(num_players):
         mine = planes[a]
-        own, opponent = mine[P_OWN], mine[P_OPPONENT]
-        for i in range(n):
-            own[i] = off
-        for i in range(n):
-            opponent[i] = off
-        best = -2147483647
-        for b in range(num_players):
-            if b != a and scores[b] > best:
-                best = scores[b]
+        if whole:
+            for k in PLAYER_PLANES:
+                plane = mine[k]
+                for i in range(plane.shape[0]):
+                    plane[i] = off
+        else:
+            for b in range(num_players):
+                for k in PLAYER_PLANES:
+                    mine[k, shown_at[b]] = off
+    for b in range(num_players):
+        i = positions[b, 1] * width + positions[b, 0]
+        shown_at[b] = i
+        for a in range(num_players):
             if not alive[b]:
-                continue
-            i = positions[b, 1] * width + positions[b, 0]
-            if b == a:
-                own[i] = on
+                planes[a, P_BODY, i] = on
+            elif b == a:
+                planes[a, P_OWN, i] = on
             else:
-                opponent[i] = p.hp_lut[min(max(hp[b], 0), p.hp_lut.shape[0] - 1)]
-        margin = min(max(scores[a] - best, -SCORE_OBS_CAP), SCORE_OBS_CAP)
-        hp_value = min(max(hp[a], 0), p.player_hp) / p.player_hp
-        _fill(mine[P_HP], p.full * hp_value + p.round)
-        _fill(mine[P_AMMO_LEFT], p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round)
-        _fill(mine[P_POWER], p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round)
-        _fill(mine[P_SCORE], p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round)
-        legal_actions(tiles, bomb_grid, positions, alive, ammo, a, masks[a])
-        if p.ego:
-            ego_window(mine, s.tiles.shape[1], width, positions[a], p.on, p.off, s.outside[e],
-                       windows[a])
+                planes[a, P_OPPONENT, i] = hp_lut[min(max(hp[b], 0), last_hp)]
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -279,10 +321,14 @@ def ego_window(planes, height, width, position, on, off, outside, window):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def _fill(plane, value):
-    """``plane[:] = value``, cast once to the plane's dtype outside the loop."""
+def _fill(plane, value, whole):
+    """``plane[:] = value``, cast once to the plane's dtype outside the loop; skipped
+    unless ``whole`` when the plane already holds that value (its first cell tells)."""
+    old = plane[0]
     plane[0] = value
     cell = plane[0]
+    if cell == old and not whole:
+        return
     for i in range(plane.shape[0]):
         plane[i] = cell
 
@@ -320,7 +366,7 @@ def flat_cells(s, p, obs):
 def start_env(s, p, e, board, ore, planes, windows, masks):
     """A new game in env e and its first observation (the reset drivers' loop body)."""
     reset_env(s, p, e)
-    observe_env(s, p, e, board, ore, planes, windows, masks)
+    observe_env(s, p, e, board, ore, planes, windows, masks, True)
 
 
 @njit(cache=True, _nrt=False)
@@ -335,14 +381,17 @@ def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board,
     """One step of env e (the step drivers' loop body): the tick, and with ``autoreset``
     the final observation and a new game if it ended; then the observation.  (With the
     board view ``final_windows`` is written as board planes, the ego view's scratch of
-    board planes being ``planes``.)"""
+    board planes being ``planes``.)  Both are drawn whole after a new game; otherwise
+    the observation is redrawn where it changed."""
+    whole = False
     if step_env(s, p, e, actions, rewards, terminated, truncated) and autoreset:
         final_planes = planes if p.ego else final_windows
-        observe_env(s, p, e, board, ore, final_planes, final_windows, masks)
+        observe_env(s, p, e, board, ore, final_planes, final_windows, masks, True)
         copy_into(final_scores, s.scores[e])
         copy_into(final_rank_keys, s.rank_key[e])
         reset_env(s, p, e)
-    observe_env(s, p, e, board, ore, planes, windows, masks)
+        whole = True
+    observe_env(s, p, e, board, ore, planes, windows, masks, whole)
 
 
 @njit(cache=True, _nrt=False)

@@ -43,6 +43,10 @@ Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``
 | hit_in        | [E, C] int16          | scratch: ticks until each bomb's fire hits (observe)   |
 | blast         | [E, C, 4] int8        | scratch: each bomb's reach up, down, left, right       |
 | chain         | [E, C, 4] int16       | scratch: the bomb each blast arm ends on (-1: none)    |
+| shown_tiles   | [E, C] uint8          | tiles as the observation last drew them                |
+| shown_ore     | [E, C] uint8          | ore hits as the observation last drew them             |
+| shown_at      | [E, A] int32          | flat cell where the observation last drew each player  |
+| marked        | [E] bool              | the bombs and danger planes hold marks                 |
 | rng           | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                  |
 | outside       | [E, NUM_PLANES] f64   | scratch: ego view, what each plane reads off the board |
 | board_obs     | [E, A, NUM_PLANES, C] | scratch: ego view, the board view before centring (obs |
@@ -97,6 +101,10 @@ FIELDS = (
     ("hit_in", lambda H, W, A, P: (H * W,), np.int16),
     ("blast", lambda H, W, A, P: (H * W, 4), np.int8),
     ("chain", lambda H, W, A, P: (H * W, 4), np.int16),
+    ("shown_tiles", lambda H, W, A, P: (H * W,), np.uint8),
+    ("shown_ore", lambda H, W, A, P: (H * W,), np.uint8),
+    ("shown_at", lambda H, W, A, P: (A,), np.int32),
+    ("marked", lambda H, W, A, P: (), np.bool_),
     ("rng", lambda H, W, A, P: (NUM_STREAMS,), np.uint64),
     ("outside", lambda H, W, A, P: (NUM_PLANES,), np.float64),
 )
