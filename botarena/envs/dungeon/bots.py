@@ -136,7 +136,7 @@ def _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first):
     tiles, bomb_grid, positions = s.tiles[e], s.bomb_grid[e], s.positions[e]
     x, y = positions[a, 0], positions[a, 1]
     scratch[:, :] = danger
-    bomb_grid[y, x] = 1                       # the bomb blocks and stops fire (restored below)
+    bomb_grid[y, x] = s.num_bombs[e] + 1      # the bomb blocks and stops fire (restored below)
     _add_blast(tiles, bomb_grid, scratch, x, y, s.power[e, a], p.bomb_fuse + 1)
     ok = _escape(tiles, bomb_grid, positions, a, scratch, dist, queue, first, 0) > 0
     bomb_grid[y, x] = 0

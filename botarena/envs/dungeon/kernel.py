@@ -28,7 +28,7 @@ from ...core.rng import GAME, randint
 from .constants import (AMMO, AMMO_OBS_CAP, METAL, ORE, POWER_OBS_CAP, SCORE_OBS_CAP,
                         TREASURE, WOOD, Plane)
 from .maps import generate_map
-from .rules import (ACTION_DELTAS, bomb_index, legal_actions, place_ammo, play_tick, reach,
+from .rules import (ACTION_DELTAS, legal_actions, place_ammo, play_tick, reach,
                     update_rank_keys)
 
 Params = namedtuple("Params", [
@@ -110,11 +110,10 @@ def blast_times(s, e, hit_in, blast, chain):
             dx, dy = ACTION_DELTAS[d + 1, 0], ACTION_DELTAS[d + 1, 1]
             for k in range(1, fire_reach[f, d] + 1):
                 cx, cy = fire_x[f] + k * dx, fire_y[f] + k * dy
-                if bomb_grid[cy, cx] != 0:
-                    c = bomb_index(bomb_x, bomb_y, nb, cx, cy)
-                    if c >= 0:
-                        if hit_in[c] > 2:
-                            hit_in[c] = 2
+                c = bomb_grid[cy, cx] - 1
+                if c >= 0:
+                    if hit_in[c] > 2:
+                        hit_in[c] = 2
     edges = 0
     for b in range(nb):
         x, y, power = bomb_x[b], bomb_y[b], bomb_power[b]
@@ -124,8 +123,8 @@ def blast_times(s, e, hit_in, blast, chain):
             c = -1
             if r > 0:
                 cx, cy = x + r * ACTION_DELTAS[d + 1, 0], y + r * ACTION_DELTAS[d + 1, 1]
-                if bomb_grid[cy, cx] != 0:
-                    c = bomb_index(bomb_x, bomb_y, nb, cx, cy)
+                c = bomb_grid[cy, cx] - 1
+                if c >= 0:
                     edges += 1
             chain[b, d] = c
     # shortest chains (Bellman-Ford: settled after nb - 1 passes, whatever the order)

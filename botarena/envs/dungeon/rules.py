@@ -112,14 +112,6 @@ def reach(tiles, bomb_grid, x, y, d, power):
 
 
 @njit(cache=True, _nrt=False)
-def bomb_index(bomb_x, bomb_y, num_bombs, x, y):
-    for b in range(num_bombs):
-        if bomb_x[b] == x and bomb_y[b] == y:
-            return b
-    return -1
-
-
-@njit(cache=True, _nrt=False)
 def add_pending(s, e, delay):
     """Schedule one ammo spawn ``delay`` ticks from now (0: this tick's spawn phase)."""
     n = s.num_pending[e]
@@ -160,7 +152,7 @@ def apply_actions(s, p, e, actions):
                 s.bomb_owner[e, b] = a
                 s.bomb_power[e, b] = power[a]
                 s.num_bombs[e] = b + 1
-                bomb_grid[y, x] = 1
+                bomb_grid[y, x] = b + 1
                 ammo[a] -= 1
                 # counted down in this tick's phase 5 too: appears ammo_delay ticks later
                 add_pending(s, e, p.ammo_delay + 1)
@@ -199,8 +191,8 @@ def fire_hits_players(s, p, e):
 
 
 @njit(cache=True, _nrt=False)
-def _hit_cell(tiles, ore_hp, bomb_grid, bomb_x, bomb_y, bomb_timer, num_bombs, alive, scores,
-              owner, x, y, wood_points, ore_points):
+def _hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, alive, scores, owner, x, y, wood_points,
+              ore_points):
     tile = tiles[y, x]
     if tile == WOOD:
         tiles[y, x] = FLOOR
@@ -212,28 +204,26 @@ def _hit_cell(tiles, ore_hp, bomb_grid, bomb_x, bomb_y, bomb_timer, num_bombs, a
             tiles[y, x] = FLOOR
             if alive[owner]:
                 scores[owner] += ore_points
-    if bomb_grid[y, x] != 0:
-        b = bomb_index(bomb_x, bomb_y, num_bombs, x, y)
-        if b >= 0 and bomb_timer[b] > 1:
-            bomb_timer[b] = 1
+    b = bomb_grid[y, x] - 1
+    if b >= 0 and bomb_timer[b] > 1:
+        bomb_timer[b] = 1
 
 
 @njit(cache=True, _nrt=False, inline='always')
 def fire_hits_blocks(s, p, e):
     """Phase 3: every fire hits the blocks it covers and sets off the bombs it covers."""
     tiles, ore_hp, bomb_grid, alive, scores = s.tiles[e], s.ore_hp[e], s.bomb_grid[e], s.alive[e], s.scores[e]
-    bomb_x, bomb_y, bomb_timer = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e]
+    bomb_timer = s.bomb_timer[e]
     fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
-    num_bombs = s.num_bombs[e]
     for f in range(s.num_fires[e]):
         fx, fy, owner = fire_x[f], fire_y[f], fire_owner[f]
-        _hit_cell(tiles, ore_hp, bomb_grid, bomb_x, bomb_y, bomb_timer, num_bombs, alive, scores,
-                  owner, fx, fy, p.wood_points, p.ore_points)
+        _hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, alive, scores, owner, fx, fy,
+                  p.wood_points, p.ore_points)
         for d in range(4):
             dx, dy = ACTION_DELTAS[d + 1, 0], ACTION_DELTAS[d + 1, 1]
             for k in range(1, fire_reach[f, d] + 1):
-                _hit_cell(tiles, ore_hp, bomb_grid, bomb_x, bomb_y, bomb_timer, num_bombs, alive,
-                          scores, owner, fx + k * dx, fy + k * dy, p.wood_points, p.ore_points)
+                _hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, alive, scores, owner, fx + k * dx,
+                          fy + k * dy, p.wood_points, p.ore_points)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -317,6 +307,7 @@ def explode(s, p, e):
             bomb_x[kept], bomb_y[kept], bomb_timer[kept] = bomb_x[b], bomb_y[b], bomb_timer[b]
             bomb_owner[kept], bomb_power[kept] = bomb_owner[b], bomb_power[b]
             kept += 1
+            bomb_grid[bomb_y[b], bomb_x[b]] = kept    # its new index + 1
     s.num_bombs[e] = kept
     return old
 

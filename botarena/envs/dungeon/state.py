@@ -7,7 +7,7 @@ Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``
 |---------------|-----------------------|--------------------------------------------------------|
 | tiles         | [E, H, W] uint8       | FLOOR, METAL, WOOD, ORE, AMMO or TREASURE (constants)  |
 | ore_hp        | [E, H, W] uint8       | hits an ore block still takes (0 elsewhere)            |
-| bomb_grid     | [E, H, W] uint8       | 1 where a bomb lies                                    |
+| bomb_grid     | [E, H, W] int16       | index + 1 of the bomb that lies there (0: none)        |
 | bomb_x, bomb_y| [E, C] int16          | bombs, in the order they were placed                   |
 | bomb_timer    | [E, C] int16          | ticks until the bomb turns into fire (>= 1 between ticks)|
 | bomb_owner    | [E, C] int8           | player who placed it                                   |
@@ -62,7 +62,7 @@ from .constants import NUM_PLANES
 FIELDS = (
     ("tiles", lambda H, W, A, P: (H, W), np.uint8),
     ("ore_hp", lambda H, W, A, P: (H, W), np.uint8),
-    ("bomb_grid", lambda H, W, A, P: (H, W), np.uint8),
+    ("bomb_grid", lambda H, W, A, P: (H, W), np.int16),
     ("bomb_x", lambda H, W, A, P: (H * W,), np.int16),
     ("bomb_y", lambda H, W, A, P: (H * W,), np.int16),
     ("bomb_timer", lambda H, W, A, P: (H * W,), np.int16),
