@@ -14,10 +14,10 @@ every ``--self-play-every`` rollouts.  Training stops after
 ``<out>/results.json``.
 
 Warm start (``--pretrain-steps N``, off by default: it did not help on paint_v0): before
-PPO, the policy clones the teacher bot (``pretrain.py``: cross-entropy on the masked logits
-towards the bot's action, value head on the observed returns), then PPO fine-tunes it with
-``DEFAULT_FINETUNE`` (a smaller learning rate, clip range and entropy bonus).  Its time
-counts against ``--minutes``.
+PPO, the policy clones the ``--teacher`` bot (``pretrain.py``: the masked log-likelihood of
+the bot's actions, any policy including ``cells``; value head on the observed returns),
+then PPO fine-tunes it with ``DEFAULT_FINETUNE`` (a smaller learning rate, clip range and
+entropy bonus).  Its time counts against ``--minutes``.
 
 Policies (``--arch``): ``mlp`` (default): the flattened float32 planes (SB3's
 ``FlattenExtractor``) into 128-128 tanh heads; ``cnn`` (``PlanesCNN``): 3x3 convolutions
@@ -372,8 +372,6 @@ def train(args):
     pretrain_steps = args.pretrain_steps
     if pretrain_steps < 0:
         pretrain_steps = DEFAULT_PRETRAIN["steps"]
-    if pretrain_steps and args.arch == "cells":
-        raise SystemExit("--pretrain-steps needs an mlp or cnn policy, not cells")
     if pretrain_steps and args.teacher not in botarena.game(args.env).bots:
         raise SystemExit(f"no {args.teacher!r} bot to clone in {args.env}")
     if pretrain_steps:

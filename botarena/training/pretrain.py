@@ -9,10 +9,11 @@ one (so the data also covers states the teacher itself would not reach), or, wit
 bots draw their tie-breaks from the per-env agent RNG stream, so asking the teacher
 changes the opponents' random choices, not the game's.
 
-``pretrain(model, data, epochs, ...)`` fits the policy's action head by cross-entropy on
-the masked logits (the teacher's action as the label) and the value head on the observed
-discounted returns (``gamma``), with Adam on mini-batches; returns the final accuracy
-(argmax of the masked logits equal to the teacher's action) and value loss.
+``pretrain(model, data, epochs, ...)`` fits the policy to the teacher's actions (their
+masked log-likelihood, through the policy's ``evaluate_actions``: the flat MLP, the CNN
+and the per-cell policy alike) and its value head to the observed discounted returns
+(``gamma``), with Adam on mini-batches; returns the final accuracy (most likely action
+equal to the teacher's, over the action entries the mask leaves a choice) and losses.
 """
 import sys
 import time
@@ -22,18 +23,23 @@ import numpy as np
 import botarena
 
 
-def _random_legal(masks, rng):
-    """A uniformly random legal action per row of ``masks``."""
+def _random_legal(masks, rng, action_shape):
+    """A uniformly random legal action per row of ``masks`` (each entry of an action of
+    ``action_shape``: its own choice among its legal values)."""
+    n = masks.shape[0]
+    entries = int(np.prod(action_shape))
     u = rng.random(masks.shape) * masks
-    return u.argmax(1)
+    return u.reshape(n, entries, -1).argmax(2).reshape((n,) + tuple(action_shape))
 
 
 def collect(env_id, num_envs, steps, opponent=("random", "greedy"), seed=0, teacher="greedy",
             epsilon=0.0, policy=None, beta=1.0, gamma=0.99, **config):
     """Record ``steps`` turns of ``num_envs`` learner seats; returns a dict of arrays
-    ``obs (N, C, H, W) float32, masks (N, A) bool, actions (N,) int64, returns (N,)
-    float32`` with ``N = num_envs * steps`` (returns are discounted to the episode's end,
-    or to the end of the recording for episodes still running)."""
+    ``obs (N, C, H, W) float32, masks (N, mask length) bool, actions (N,) + action shape
+    int64, returns (N,) float32`` with ``N = num_envs * steps`` (returns are discounted to
+    the episode's end, or to the end of the recording for episodes still running).  An
+    action is one value (``Discrete``) or one per entry (``MultiDiscrete``, e.g. ants' command
+    per cell)."""
     config = dict(config)
     config["obs_dtype"] = "float32"
     # threads=False: numba's parallel kernel (256+ envs) thrashes on a few shared cores
@@ -49,12 +55,13 @@ def collect(env_id, num_envs, steps, opponent=("random", "greedy"), seed=0, teac
     bot = game.bots[teacher]
     rng = np.random.default_rng(seed)
     n = venv.num_envs
+    action_shape = venv.action_space.shape
     obs_buf = np.empty((steps, n) + venv.observation_space.shape, dtype=np.float32)
-    mask_buf = np.empty((steps, n, venv.action_space.n), dtype=bool)
-    act_buf = np.empty((steps, n), dtype=np.int64)
+    mask_buf = np.empty((steps, n, game.masks.shape[-1]), dtype=bool)
+    act_buf = np.empty((steps, n) + action_shape, dtype=np.int64)
     rew_buf = np.empty((steps, n), dtype=np.float32)
     done_buf = np.empty((steps, n), dtype=bool)
-    out = np.zeros(n, dtype=np.int64)
+    out = np.zeros((n,) + action_shape, dtype=np.int64)
     obs = venv.reset()
     for t in range(steps):
         masks = venv.action_masks()
@@ -69,7 +76,7 @@ def collect(env_id, num_envs, steps, opponent=("random", "greedy"), seed=0, teac
         if epsilon > 0:
             explore = rng.random(n) < epsilon
             if explore.any():
-                play[explore] = _random_legal(masks[explore], rng)
+                play[explore] = _random_legal(masks[explore], rng, action_shape)
         obs, rew, dones, _ = venv.step(play)
         rew_buf[t], done_buf[t] = rew, dones
     ret = np.zeros((steps, n), dtype=np.float32)
@@ -85,9 +92,12 @@ def collect(env_id, num_envs, steps, opponent=("random", "greedy"), seed=0, teac
 
 def pretrain(model, data, epochs=4, batch_size=1024, learning_rate=1e-3, vf_coef=0.5,
              seed=0, time_budget_s=None, log=None):
-    """Behaviour cloning of ``data`` (see ``collect``) into ``model.policy``; returns
-    ``{"accuracy", "ce", "value_mse", "epochs", "seconds"}`` (accuracy and losses of the
-    last epoch, on the training data as it went by)."""
+    """Behaviour cloning of ``data`` (see ``collect``) into ``model.policy``: the masked
+    log-likelihood of the teacher's actions (through the policy's own ``evaluate_actions``,
+    so any MaskablePPO policy, per-cell ones included) and the value head on the returns.
+    Returns ``{"accuracy", "ce", "value_mse", "epochs", "seconds"}`` of the last epoch, on
+    the training data as it went by; accuracy: the share of the action entries the mask
+    leaves a choice whose most likely value is the teacher's."""
     import torch
 
     policy = model.policy
@@ -98,41 +108,39 @@ def pretrain(model, data, epochs=4, batch_size=1024, learning_rate=1e-3, vf_coef
     actions = torch.as_tensor(data["actions"])
     returns = torch.as_tensor(data["returns"])
     n = len(actions)
+    entries = actions.reshape(n, -1).shape[1]
     gen = torch.Generator().manual_seed(seed)
     t0 = time.perf_counter()
     stats = {}
     done_epochs = 0
     for epoch in range(epochs):
         perm = torch.randperm(n, generator=gen)
-        correct, ce_sum, v_sum, count = 0, 0.0, 0.0, 0
+        correct, choices, ce_sum, v_sum, count = 0, 0, 0.0, 0.0, 0
         for start in range(0, n, batch_size):
             idx = perm[start:start + batch_size]
-            features = policy.extract_features(obs[idx])
-            if policy.share_features_extractor:
-                latent_pi, latent_vf = policy.mlp_extractor(features)
-            else:
-                latent_pi = policy.mlp_extractor.forward_actor(features[0])
-                latent_vf = policy.mlp_extractor.forward_critic(features[1])
-            logits = policy.action_net(latent_pi)
-            logits = torch.where(masks[idx], logits, torch.tensor(-1e8))
-            values = policy.value_net(latent_vf).flatten()
-            ce = torch.nn.functional.cross_entropy(logits, actions[idx])
-            v_loss = torch.nn.functional.mse_loss(values, returns[idx])
+            b = len(idx)
+            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], masks[idx])
+            ce = -log_prob.mean()
+            v_loss = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
             loss = ce + vf_coef * v_loss
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
             opt.step()
-            b = len(idx)
             if time_budget_s is not None and time.perf_counter() - t0 >= time_budget_s:
                 break
-            correct += int((logits.argmax(1) == actions[idx]).sum())
+            with torch.no_grad():
+                mode = policy.get_distribution(obs[idx], masks[idx]).mode().reshape(b, entries)
+            choice = masks[idx].reshape(b, entries, -1).sum(2) > 1
+            correct += int(((mode == actions[idx].reshape(b, entries)) & choice).sum())
+            choices += int(choice.sum())
             ce_sum += float(ce.detach()) * b
             v_sum += float(v_loss.detach()) * b
             count += b
         done_epochs += 1
         count = max(count, 1)
-        stats = {"accuracy": correct / count, "ce": ce_sum / count, "value_mse": v_sum / count}
+        stats = {"accuracy": correct / max(choices, 1), "ce": ce_sum / count,
+                 "value_mse": v_sum / count}
         if log is not None:
             log(f"pretrain epoch {epoch + 1}/{epochs}: accuracy {stats['accuracy']:.3f} "
                 f"ce {stats['ce']:.3f} value mse {stats['value_mse']:.2f} "
