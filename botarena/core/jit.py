@@ -68,3 +68,16 @@ def bind(dispatcher, *args):
         dispatcher.compile(signature)
     return dispatcher.overloads[signature].entry_point
 
+
+@njit(cache=True, _nrt=False, inline='always')
+def fill_plane(plane, value, whole):
+    """``plane[:] = value`` (a constant observation plane), cast once to the plane's dtype
+    outside the loop; left alone unless ``whole`` when it already holds that value (its
+    first cell tells: a step redraws only what changed)."""
+    old = plane[0]
+    plane[0] = value
+    cell = plane[0]
+    if cell == old and not whole:
+        return
+    for i in range(plane.shape[0]):
+        plane[i] = cell

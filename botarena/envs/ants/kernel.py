@@ -13,7 +13,7 @@ from collections import namedtuple
 
 from numba import njit, prange
 
-from ...core.jit import copy_into, serial_and_parallel
+from ...core.jit import copy_into, fill_plane, serial_and_parallel
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import FOOD_OBS_CAP, NUM_COMMANDS, Plane
@@ -99,18 +99,6 @@ def reset_env(s, p, e):
 
 
 @njit(cache=True, _nrt=False)
-def _fill(plane, value, whole):
-    """``plane[:] = value``, cast once to the plane's dtype outside the loop; a constant
-    plane that already holds the value is left alone unless ``whole``."""
-    first = plane[0]
-    plane[0] = value
-    cell = plane[0]
-    if whole or cell != first:
-        for i in range(plane.shape[0]):
-            plane[i] = cell
-
-
-@njit(cache=True, _nrt=False)
 def mark_ants(s, p, e, obs, masks, drawing):
     """Env e's ants on every colony's planes and mask: ``drawing``, full on the ant
     plane of its colony (relative to the viewer) and its legal moves in its colony's
@@ -170,18 +158,6 @@ def show_food(s, p, e, obs, shown):
 
 
 @njit(cache=True, _nrt=False)
-def _fill(plane, value, whole):
-    """``plane[:] = value``, cast once to the plane's dtype outside the loop; a constant
-    plane that already holds the value is left alone unless ``whole``."""
-    first = plane[0]
-    plane[0] = value
-    cell = plane[0]
-    if whole or cell != first:
-        for i in range(plane.shape[0]):
-            plane[i] = cell
-
-
-@njit(cache=True, _nrt=False)
 def show_hills_and_counts(s, p, e, obs, whole):
     """Every colony's hill planes (full standing, half razed) and constant planes (those
     whose value changed, or all if ``whole``)."""
@@ -204,10 +180,10 @@ def show_hills_and_counts(s, p, e, obs, whole):
                 continue
             k = P_OWN_HILLS if owner == a else P_ENEMY_HILLS
             planes[k * n + hill_y[h] * width + hill_x[h]] = p.half if hill_razed[h] else p.on
-        _fill(planes[P_STORED * n:(P_STORED + 1) * n],
+        fill_plane(planes[P_STORED * n:(P_STORED + 1) * n],
               p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round, whole)
-        _fill(planes[P_TURN * n:(P_TURN + 1) * n], turn_value, whole)
-        _fill(planes[P_ALIVE * n:(P_ALIVE + 1) * n], alive_value, whole)
+        fill_plane(planes[P_TURN * n:(P_TURN + 1) * n], turn_value, whole)
+        fill_plane(planes[P_ALIVE * n:(P_ALIVE + 1) * n], alive_value, whole)
 
 
 @njit(cache=True, _nrt=False)

@@ -126,6 +126,25 @@ def move(s, p, e, actions):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def clear_of_edges(x, y, reach, width, height):
+    """Whether every cell within ``reach`` of (x, y) along both axes is on the map."""
+    return x >= reach and y >= reach and x < width - reach and y < height - reach
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def ant_at_offset(ants, width, height, x, y, inside, offsets, k):
+    """The ant on the cell ``offsets[k]`` (dx, dy) away from (x, y), or -1: none, or off
+    the map.  ``ants``: ``ant_at`` over flat cells; ``inside``: ``clear_of_edges`` for
+    the offsets' reach (no bounds check needed)."""
+    dx, dy = offsets[k, 0], offsets[k, 1]
+    if not inside:
+        nx, ny = x + dx, y + dy
+        if nx < 0 or ny < 0 or nx >= width or ny >= height:
+            return -1
+    return ants[(y + dy) * width + x + dx]
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def attack(s, p, e):
     """Phase 2: focus_split exactly as the seed's pseudocode; the marked ants die at once.
 
@@ -144,38 +163,25 @@ def attack(s, p, e):
         focus[i] = 0
         if not near_colony(box, x, y, reach, owner):
             continue
-        c = y * width + x
-        inside = x >= reach and y >= reach and x < width - reach and y < height - reach
+        inside = clear_of_edges(x, y, reach, width, height)
         f = 0
         for k in range(offsets.shape[0]):
-            if not inside:
-                nx, ny = x + offsets[k, 0], y + offsets[k, 1]
-                if nx < 0 or ny < 0 or nx >= width or ny >= height:
-                    continue
-            j = ants[c + offsets[k, 1] * width + offsets[k, 0]]
-            if j >= 0:
-                if ant_owner[j] != owner:
-                    f += 1
+            j = ant_at_offset(ants, width, height, x, y, inside, offsets, k)
+            if j >= 0 and ant_owner[j] != owner:
+                f += 1
         focus[i] = f
     any_dead = False
     for i in range(n):
         if focus[i] == 0:
             continue
         x, y, owner = ant_x[i], ant_y[i], ant_owner[i]
-        c = y * width + x
-        inside = x >= reach and y >= reach and x < width - reach and y < height - reach
+        inside = clear_of_edges(x, y, reach, width, height)
         for k in range(offsets.shape[0]):
-            if not inside:
-                nx, ny = x + offsets[k, 0], y + offsets[k, 1]
-                if nx < 0 or ny < 0 or nx >= width or ny >= height:
-                    continue
-            j = ants[c + offsets[k, 1] * width + offsets[k, 0]]
-            if j >= 0:
-                if ant_owner[j] != owner:
-                    if focus[i] >= focus[j]:
-                        dead[i] = True
-                        any_dead = True
-                        break
+            j = ant_at_offset(ants, width, height, x, y, inside, offsets, k)
+            if j >= 0 and ant_owner[j] != owner and focus[i] >= focus[j]:
+                dead[i] = True
+                any_dead = True
+                break
     if any_dead:
         s.num_ants[e] = remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n)
 
@@ -251,14 +257,9 @@ def gather(s, p, e):
         x, y = food_x[f], food_y[f]
         colonies = 0
         if near_colony(box, x, y, reach, -1):
-            c = y * width + x
-            inside = x >= reach and y >= reach and x < width - reach and y < height - reach
+            inside = clear_of_edges(x, y, reach, width, height)
             for k in range(offsets.shape[0]):
-                if not inside:
-                    nx, ny = x + offsets[k, 0], y + offsets[k, 1]
-                    if nx < 0 or ny < 0 or nx >= width or ny >= height:
-                        continue
-                j = ants[c + offsets[k, 1] * width + offsets[k, 0]]
+                j = ant_at_offset(ants, width, height, x, y, inside, offsets, k)
                 if j >= 0:
                     colonies |= 1 << ant_owner[j]
         if colonies == 0:

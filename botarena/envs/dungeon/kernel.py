@@ -22,7 +22,7 @@ from collections import namedtuple
 from numba import njit, prange
 
 from ...core.grid import centre_window
-from ...core.jit import copy_into, serial_and_parallel
+from ...core.jit import copy_into, fill_plane, serial_and_parallel
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (AMMO, AMMO_OBS_CAP, METAL, ORE, POWER_OBS_CAP, SCORE_OBS_CAP,
@@ -172,7 +172,7 @@ def observe_env(s, p, e, board, ore, planes, windows, masks, whole):
     draw_tiles(s.shown_tiles[e], s.shown_ore[e], board, ore, planes, on, off, p.ore_lut, whole)
     time_left = p.full * (p.max_ticks - s.tick[e]) / p.max_ticks + p.round
     for a in range(num_players):
-        _fill(planes[a, P_TIME], time_left, whole)
+        fill_plane(planes[a, P_TIME], time_left, whole)
     draw_marks(s, p, e, planes, whole)
     draw_players(s, e, planes, on, off, p.hp_lut, whole)
     tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
@@ -186,12 +186,12 @@ def observe_env(s, p, e, board, ore, planes, windows, masks, whole):
                 best = scores[b]
         margin = min(max(scores[a] - best, -SCORE_OBS_CAP), SCORE_OBS_CAP)
         hp_value = min(max(hp[a], 0), p.player_hp) / p.player_hp
-        _fill(mine[P_HP], p.full * hp_value + p.round, whole)
-        _fill(mine[P_AMMO_LEFT], p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round,
+        fill_plane(mine[P_HP], p.full * hp_value + p.round, whole)
+        fill_plane(mine[P_AMMO_LEFT], p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round,
               whole)
-        _fill(mine[P_POWER], p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round,
+        fill_plane(mine[P_POWER], p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round,
               whole)
-        _fill(mine[P_SCORE], p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round,
+        fill_plane(mine[P_SCORE], p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round,
               whole)
         legal_actions(tiles, bomb_grid, positions, alive, ammo, a, masks[a])
         if p.ego:
@@ -317,19 +317,6 @@ def ego_window(planes, height, width, position, on, off, outside, window):
     for k in CONSTANT_PLANES:
         outside[k] = planes[k, 0]
     centre_window(planes, height, width, position[1], position[0], outside, window)
-
-
-@njit(cache=True, _nrt=False, inline='always')
-def _fill(plane, value, whole):
-    """``plane[:] = value``, cast once to the plane's dtype outside the loop; skipped
-    unless ``whole`` when the plane already holds that value (its first cell tells)."""
-    old = plane[0]
-    plane[0] = value
-    cell = plane[0]
-    if cell == old and not whole:
-        return
-    for i in range(plane.shape[0]):
-        plane[i] = cell
 
 
 @njit(cache=True, _nrt=False, inline='always')
