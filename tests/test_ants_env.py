@@ -8,7 +8,7 @@ from pettingzoo.test import parallel_api_test
 from botarena.envs.ants_v0 import AntsGame, Config, Plane, parallel_env
 from botarena.envs.ants_v0 import env as aec_env
 
-from test_ants_helpers import E, N, S, W, new_game, turn
+from test_ants_helpers import E, S, new_game, turn
 
 
 

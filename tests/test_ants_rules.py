@@ -6,7 +6,7 @@ parked on a far hill (``A``, ``B``) so that nobody is eliminated unless a test w
 import numpy as np
 import pytest
 
-from test_ants_helpers import (E, N, S, STAY, W, new_game, play, reference_focus_split, scores,
+from test_ants_helpers import (E, N, S, W, new_game, play, reference_focus_split, scores,
                           turn)
 
 

@@ -1,6 +1,5 @@
 """coderunner_v0 enemies: half speed, patrol traces, falls as program letters, pursuit
 with its preference orders on both sides, the pursuit stack and the return."""
-import numpy as np
 
 from botarena.envs.coderunner.constants import LEFT, NONE, RIGHT
 

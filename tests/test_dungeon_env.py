@@ -7,7 +7,7 @@ from botarena.envs.dungeon import kernel
 from botarena.envs.dungeon.constants import Plane
 from botarena.envs.dungeon_v0 import Config, DungeonGame, parallel_env
 
-from test_dungeon_rules import NO_TREASURE, new_game, step
+from test_dungeon_rules import new_game, step
 
 P = Plane
 
