@@ -14,6 +14,10 @@ masked log-likelihood, through the policy's ``evaluate_actions``: the flat MLP, 
 and the per-cell policy alike) and its value head to the observed discounted returns
 (``gamma``), with Adam on mini-batches; returns the final accuracy (most likely action
 equal to the teacher's, over the action entries the mask leaves a choice) and losses.
+The value loss is divided by the returns' variance: both losses share one gradient-norm
+clip, and dungeon_v0's returns (variance ~150) made the raw squared error drown the
+cross-entropy (cloning the safe bomber from 51k samples, 6 epochs: accuracy 0.62 with the
+raw squared error, 0.68 scaled, 0.69 with no value loss at all).
 """
 import sys
 import time
@@ -21,6 +25,9 @@ import time
 import numpy as np
 
 import botarena
+
+# the value loss is scaled by 1 / var(returns), the variance taken from this floor up
+MIN_RETURNS_VAR = 1e-6
 
 
 def _random_legal(masks, rng, action_shape):
@@ -107,6 +114,7 @@ def pretrain(model, data, epochs=4, batch_size=1024, learning_rate=1e-3, vf_coef
     masks = torch.as_tensor(data["masks"])
     actions = torch.as_tensor(data["actions"])
     returns = torch.as_tensor(data["returns"])
+    returns_var = max(float(returns.var()), MIN_RETURNS_VAR) if len(returns) > 1 else 1.0
     n = len(actions)
     entries = actions.reshape(n, -1).shape[1]
     gen = torch.Generator().manual_seed(seed)
@@ -122,7 +130,7 @@ def pretrain(model, data, epochs=4, batch_size=1024, learning_rate=1e-3, vf_coef
             values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], masks[idx])
             ce = -log_prob.mean()
             v_loss = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
-            loss = ce + vf_coef * v_loss
+            loss = ce + vf_coef * v_loss / returns_var
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
