@@ -8,6 +8,14 @@ gather radii and their reach (the largest |dx| or |dy|), every rule number of
 ``Config``, the reward mode, ``max_steps``, and the observation's values in the obs
 dtype: ``on`` (full), ``half`` (razed hills), ``full`` / ``round`` for the constant
 planes (``round`` is 0.5 where they are stored as integers, so that the store rounds).
+
+Memory: at batch 1024 and more, an env's arrays, planes and commands are far from the
+core, and a step touches a few dozen scattered cache lines of them.  While the step
+driver steps env e, it prefetches (``prefetch``, a hint that changes nothing) the lists
+and grids of env e + ``AHEAD_LISTS`` (``prefetch_lists``) and the lines at the ants,
+hills and constant planes of env e + ``AHEAD`` (``prefetch_ants``, which reads the ant
+list prefetched two envs before): ~1.3x kernel speed at batch 1024.  The prefetch
+intrinsic is coderunner's (``envs/coderunner/prefetch.py``).
 """
 from collections import namedtuple
 
@@ -16,6 +24,7 @@ from numba import njit, prange
 from ...core.jit import copy_into, fill_plane, serial_and_parallel
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
+from ..coderunner.prefetch import LINE, prefetch
 from .constants import FOOD_OBS_CAP, NUM_COMMANDS, Plane
 from .rules import add_ant, legal_commands, play_turn, spawn_food, update_rank_keys
 
@@ -30,6 +39,8 @@ P_OWN, P_FOOD, P_OWN_HILLS, P_ENEMY_HILLS, P_WATER = (
     int(Plane.OWN_ANTS), int(Plane.FOOD), int(Plane.OWN_HILLS), int(Plane.ENEMY_HILLS),
     int(Plane.WATER))
 P_STORED, P_TURN, P_ALIVE = int(Plane.STORED_FOOD), int(Plane.TURN), int(Plane.ALIVE_PLAYERS)
+AHEAD_LISTS = 4    # while it steps env e, the step driver prefetches the lists of env
+AHEAD = 2          # e + AHEAD_LISTS and the lines at the ants of env e + AHEAD (read there)
 
 
 @njit(cache=True, _nrt=False)
@@ -239,6 +250,54 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def prefetch_lists(s, e):
+    """Prefetch env e's ant and food lists (their first lines) and its ant and food grids."""
+    for array in (s.ant_x, s.ant_y, s.food_x, s.food_y, s.shown_x, s.shown_y):
+        prefetch(array, (e, 0))
+    prefetch(s.ant_owner, (e, 0))
+    prefetch(s.focus, (e, 0))
+    prefetch(s.ant_id, (e, 0))
+    prefetch(s.dead, (e, 0))
+    height, width = s.ant_at.shape[1], s.ant_at.shape[2]
+    for c in range(0, height * width, LINE // s.ant_at.itemsize):
+        prefetch(s.ant_at, (e, c // width, c % width))
+    for c in range(0, height * width, LINE // s.food_at.itemsize):
+        prefetch(s.food_at, (e, c // width, c % width))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def prefetch_ants(s, e, obs, masks, actions):
+    """Prefetch what env e's step reads and writes at its ants' cells (their commands,
+    planes and mask entries) and its hills' cells, the first cells of the stored food and
+    alive planes, and the turn plane (redrawn most turns)."""
+    num_players = obs.shape[0]
+    width = s.ant_at.shape[2]
+    n = s.ant_at.shape[1] * width
+    ant_x, ant_y, ant_owner = s.ant_x[e], s.ant_y[e], s.ant_owner[e]
+    all_planes = obs.reshape(num_players, obs.shape[1] * n)
+    for i in range(s.num_ants[e]):
+        owner = int(ant_owner[i])
+        c = int(ant_y[i]) * width + ant_x[i]
+        prefetch(actions, (owner, c))
+        prefetch(masks, (owner, c * NUM_COMMANDS))
+        for a in range(num_players):
+            rel = owner - a
+            if rel < 0:
+                rel += num_players
+            prefetch(all_planes, (a, rel * n + c))
+    hill_x, hill_y = s.hill_x[e], s.hill_y[e]
+    for a in range(num_players):
+        for h in range(hill_x.shape[0]):
+            c = int(hill_y[h]) * width + hill_x[h]
+            prefetch(all_planes, (a, P_OWN_HILLS * n + c))
+            prefetch(all_planes, (a, P_ENEMY_HILLS * n + c))
+        prefetch(all_planes, (a, P_STORED * n))
+        prefetch(all_planes, (a, P_ALIVE * n))
+        for c in range(P_TURN * n, (P_TURN + 1) * n, LINE // obs.itemsize):
+            prefetch(all_planes, (a, c))
+
+
 def _reset(s, p, env_mask, obs, masks):
     for e in prange(env_mask.shape[0]):
         if env_mask[e]:
@@ -248,7 +307,12 @@ def _reset(s, p, env_mask, obs, masks):
 
 def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
           final_scores, final_rank_keys):
-    for e in prange(actions.shape[0]):
+    E = actions.shape[0]
+    for e in prange(E):
+        if e + AHEAD_LISTS < E:
+            prefetch_lists(s, e + AHEAD_LISTS)
+        if e + AHEAD < E:
+            prefetch_ants(s, e + AHEAD, obs[e + AHEAD], masks[e + AHEAD], actions[e + AHEAD])
         if s.over[e]:
             continue
         shown = before_turn(s, p, e, obs[e], masks[e])
