@@ -110,32 +110,29 @@ def reset_env(s, p, e):
 
 
 @njit(cache=True, _nrt=False)
-def mark_ants(s, p, e, obs, masks, drawing):
+def mark_ants(s, p, e, planes, masks, drawing):
     """Env e's ants on every colony's planes and mask: ``drawing``, full on the ant
     plane of its colony (relative to the viewer) and its legal moves in its colony's
-    mask; else those cells and entries cleared.
-
-    Planes are written through one flat view per colony (plane k is
-    ``[k * H * W, (k + 1) * H * W)``)."""
+    mask; else those cells and entries cleared.  (``planes``: env e's planes, one flat
+    row per colony as in ``observe_env``.)"""
     height, width = s.ant_at.shape[1], s.ant_at.shape[2]
     n = height * width
     ant_x, ant_y, ant_owner, num_ants = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.num_ants[e]
-    num_players = obs.shape[0]
-    all_planes = obs.reshape(num_players, obs.shape[1] * n)
+    num_players = planes.shape[0]
     value = p.on * drawing
     for a in range(num_players):
-        planes = all_planes[a]
+        own = planes[a]
         for i in range(num_ants):
             rel = int(ant_owner[i]) - a   # int: the int8 owner would wrap in pure Python
             if rel < 0:
                 rel += num_players
-            planes[rel * n + int(ant_y[i]) * width + ant_x[i]] = value
+            own[rel * n + int(ant_y[i]) * width + ant_x[i]] = value
         legal_commands(ant_x, ant_y, ant_owner, num_ants, p.move_ok, width, a, int(drawing),
                        masks[a])
 
 
 @njit(cache=True, _nrt=False)
-def show_food(s, p, e, obs, shown):
+def show_food(s, p, e, planes, shown):
     """Every colony's food plane, showing the first ``shown`` entries of the
     ``shown_x``/``shown_y`` list, made to show env e's food list: one walk over both
     lists in order.  A shown entry that the food list does not match in order is cleared
@@ -146,30 +143,29 @@ def show_food(s, p, e, obs, shown):
     width = s.ant_at.shape[2]
     n = s.ant_at.shape[1] * width
     food_x, food_y, shown_x, shown_y = s.food_x[e], s.food_y[e], s.shown_x[e], s.shown_y[e]
-    all_planes = obs.reshape(obs.shape[0], obs.shape[1] * n)
     j = 0
     for f in range(s.num_food[e]):
         x, y = food_x[f], food_y[f]
         while j < shown and (shown_x[j] != x or shown_y[j] != y):
             c = P_FOOD * n + shown_y[j] * width + shown_x[j]
-            for a in range(obs.shape[0]):
-                all_planes[a, c] = 0
+            for a in range(planes.shape[0]):
+                planes[a, c] = 0
             j += 1
         if j < shown:
             j += 1
             continue
         c = P_FOOD * n + y * width + x
-        for a in range(obs.shape[0]):
-            all_planes[a, c] = p.on
+        for a in range(planes.shape[0]):
+            planes[a, c] = p.on
     while j < shown:
         c = P_FOOD * n + shown_y[j] * width + shown_x[j]
-        for a in range(obs.shape[0]):
-            all_planes[a, c] = 0
+        for a in range(planes.shape[0]):
+            planes[a, c] = 0
         j += 1
 
 
 @njit(cache=True, _nrt=False)
-def show_hills_and_counts(s, p, e, obs, whole):
+def show_hills_and_counts(s, p, e, planes, whole):
     """Every colony's hill planes (full standing, half razed) and constant planes (those
     whose value changed, or all if ``whole``)."""
     width = s.ant_at.shape[2]
@@ -177,24 +173,23 @@ def show_hills_and_counts(s, p, e, obs, whole):
     hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
     stored, alive = s.stored_food[e], s.alive[e]
     num_players = alive.shape[0]
-    all_planes = obs.reshape(num_players, obs.shape[1] * n)
     living = 0
     for a in range(num_players):
         living += alive[a]
     turn_value = p.full * s.turn[e] / p.max_turns + p.round
     alive_value = p.full * living / num_players + p.round
     for a in range(num_players):
-        planes = all_planes[a]
+        own = planes[a]
         for h in range(hill_x.shape[0]):            # hills stand on distinct cells
             owner = hill_owner[h]
             if owner < 0:
                 continue
             k = P_OWN_HILLS if owner == a else P_ENEMY_HILLS
-            planes[k * n + hill_y[h] * width + hill_x[h]] = p.half if hill_razed[h] else p.on
-        fill_plane(planes[P_STORED * n:(P_STORED + 1) * n],
-              p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round, whole)
-        fill_plane(planes[P_TURN * n:(P_TURN + 1) * n], turn_value, whole)
-        fill_plane(planes[P_ALIVE * n:(P_ALIVE + 1) * n], alive_value, whole)
+            own[k * n + hill_y[h] * width + hill_x[h]] = p.half if hill_razed[h] else p.on
+        fill_plane(own[P_STORED * n:(P_STORED + 1) * n],
+                   p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round, whole)
+        fill_plane(own[P_TURN * n:(P_TURN + 1) * n], turn_value, whole)
+        fill_plane(own[P_ALIVE * n:(P_ALIVE + 1) * n], alive_value, whole)
 
 
 @njit(cache=True, _nrt=False)
@@ -202,27 +197,28 @@ def observe_env(s, p, e, obs, masks):
     """Every colony's planes (``obs[a]``, see constants.Plane) and action mask of env e,
     written whole (after a reset, or a position set from outside): the planes before the
     water one cleared, water copied, masks copied from the stay-only template, then the
-    ants, all food, hills and constant planes drawn."""
+    ants, all food, hills and constant planes drawn.  The helpers write ``planes``: the
+    planes as one flat row per colony (plane k at ``[k * H * W, (k + 1) * H * W)``)."""
     n = s.ant_at.shape[1] * s.ant_at.shape[2]
-    all_planes = obs.reshape(obs.shape[0], obs.shape[1] * n)
+    planes = obs.reshape(obs.shape[0], obs.shape[1] * n)
     for a in range(obs.shape[0]):
-        planes = all_planes[a]
+        own = planes[a]
         for i in range(P_WATER * n):
-            planes[i] = 0
-        water = planes[P_WATER * n:(P_WATER + 1) * n]
+            own[i] = 0
+        water = own[P_WATER * n:(P_WATER + 1) * n]
         for i in range(n):
             water[i] = p.water_plane[i]
         copy_into(masks[a], p.stay_mask)
-    mark_ants(s, p, e, obs, masks, True)
-    show_food(s, p, e, obs, 0)
-    show_hills_and_counts(s, p, e, obs, True)
+    mark_ants(s, p, e, planes, masks, True)
+    show_food(s, p, e, planes, 0)
+    show_hills_and_counts(s, p, e, planes, True)
 
 
 @njit(cache=True, _nrt=False)
-def before_turn(s, p, e, obs, masks):
+def before_turn(s, p, e, planes, masks):
     """What a step's in-place update needs from the state the planes show: its ants'
     marks cleared, its food list kept (``shown_x``/``shown_y``); returns its length."""
-    mark_ants(s, p, e, obs, masks, False)
+    mark_ants(s, p, e, planes, masks, False)
     food_x, food_y, shown_x, shown_y = s.food_x[e], s.food_y[e], s.shown_x[e], s.shown_y[e]
     for f in range(s.num_food[e]):
         shown_x[f] = food_x[f]
@@ -231,12 +227,12 @@ def before_turn(s, p, e, obs, masks):
 
 
 @njit(cache=True, _nrt=False)
-def after_turn(s, p, e, obs, masks, shown):
+def after_turn(s, p, e, planes, masks, shown):
     """The planes and masks updated in place to the state the turn ended on (nothing
     else may write them between steps)."""
-    mark_ants(s, p, e, obs, masks, True)
-    show_food(s, p, e, obs, shown)
-    show_hills_and_counts(s, p, e, obs, False)
+    mark_ants(s, p, e, planes, masks, True)
+    show_food(s, p, e, planes, shown)
+    show_hills_and_counts(s, p, e, planes, False)
 
 
 @njit(cache=True, _nrt=False)
@@ -267,15 +263,14 @@ def prefetch_lists(s, e):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def prefetch_ants(s, e, obs, masks, actions):
+def prefetch_ants(s, e, planes, masks, actions):
     """Prefetch what env e's step reads and writes at its ants' cells (their commands,
     planes and mask entries) and its hills' cells, the first cells of the stored food and
     alive planes, and the turn plane (redrawn most turns)."""
-    num_players = obs.shape[0]
+    num_players = planes.shape[0]
     width = s.ant_at.shape[2]
     n = s.ant_at.shape[1] * width
     ant_x, ant_y, ant_owner = s.ant_x[e], s.ant_y[e], s.ant_owner[e]
-    all_planes = obs.reshape(num_players, obs.shape[1] * n)
     for i in range(s.num_ants[e]):
         owner = int(ant_owner[i])
         c = int(ant_y[i]) * width + ant_x[i]
@@ -285,17 +280,17 @@ def prefetch_ants(s, e, obs, masks, actions):
             rel = owner - a
             if rel < 0:
                 rel += num_players
-            prefetch(all_planes, (a, rel * n + c))
+            prefetch(planes, (a, rel * n + c))
     hill_x, hill_y = s.hill_x[e], s.hill_y[e]
     for a in range(num_players):
         for h in range(hill_x.shape[0]):
             c = int(hill_y[h]) * width + hill_x[h]
-            prefetch(all_planes, (a, P_OWN_HILLS * n + c))
-            prefetch(all_planes, (a, P_ENEMY_HILLS * n + c))
-        prefetch(all_planes, (a, P_STORED * n))
-        prefetch(all_planes, (a, P_ALIVE * n))
-        for c in range(P_TURN * n, (P_TURN + 1) * n, LINE // obs.itemsize):
-            prefetch(all_planes, (a, c))
+            prefetch(planes, (a, P_OWN_HILLS * n + c))
+            prefetch(planes, (a, P_ENEMY_HILLS * n + c))
+        prefetch(planes, (a, P_STORED * n))
+        prefetch(planes, (a, P_ALIVE * n))
+        for c in range(P_TURN * n, (P_TURN + 1) * n, LINE // planes.itemsize):
+            prefetch(planes, (a, c))
 
 
 def _reset(s, p, env_mask, obs, masks):
@@ -307,17 +302,20 @@ def _reset(s, p, env_mask, obs, masks):
 
 def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
           final_scores, final_rank_keys):
-    E = actions.shape[0]
+    E, num_players = obs.shape[0], obs.shape[1]
+    # the planes as in observe_env (a flat row per colony), reshaped once per step (a
+    # numba reshape costs tens of ns)
+    planes = obs.reshape(E, num_players, obs.size // (E * num_players))
     for e in prange(E):
         if e + AHEAD_LISTS < E:
             prefetch_lists(s, e + AHEAD_LISTS)
         if e + AHEAD < E:
-            prefetch_ants(s, e + AHEAD, obs[e + AHEAD], masks[e + AHEAD], actions[e + AHEAD])
+            prefetch_ants(s, e + AHEAD, planes[e + AHEAD], masks[e + AHEAD], actions[e + AHEAD])
         if s.over[e]:
             continue
-        shown = before_turn(s, p, e, obs[e], masks[e])
+        shown = before_turn(s, p, e, planes[e], masks[e])
         done = step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e])
-        after_turn(s, p, e, obs[e], masks[e], shown)
+        after_turn(s, p, e, planes[e], masks[e], shown)
         if done and autoreset:
             copy_into(final_obs[e], obs[e])
             copy_into(final_scores[e], s.scores[e])
