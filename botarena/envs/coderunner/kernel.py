@@ -18,8 +18,15 @@ bricks and collected gold from the queues; the bars between the lengths shown
 ``step`` (the kernels own it, as in every game).
 
 Memory: at batch 4096 the envs' arrays and planes are far from the core, and a step touches
-a few dozen scattered cache lines.  The serial driver prefetches those of env e + ``AHEAD``
-(``prefetch_env``) while it steps env e (the threaded driver does not: untried there).
+a few dozen scattered cache lines.  The serial driver prefetches in two stages while it
+steps env e: the rows of env e + 2 ``AHEAD`` whose addresses it knows from the small
+per-env fields (``prefetch_rows``: cells, the queues' waiting entries), then the lines of
+env e + ``AHEAD`` that depend on them (``prefetch_env``).  The latter runs the observation's
+writers with ``fetch`` (``character_marks``, ``_countdowns``, ``_bars``: see ``_put``), which
+then only prefetch the lines they would write, so what is prefetched cannot drift from what
+is written; ``_bars`` looks one turn ahead (a dig during the turn is not foreseen), the
+characters' marks are fetched where they stand before the turn.  The threaded driver does not
+prefetch (untried there).
 """
 from collections import namedtuple
 
@@ -132,10 +139,21 @@ def _fill(plane, value):
         plane[i] = value
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _put(planes, a, j, k, value, fetch):
+    """``planes[a, j, k] = value``; with ``fetch`` only prefetch its line.  The writers
+    below take ``fetch`` so that the lines prefetched are exactly those they write."""
+    if fetch:
+        prefetch(planes, (a, j, k))
+    else:
+        planes[a, j, k] = value
+
+
 @njit(cache=True, _nrt=False)
-def character_marks(s, p, e, planes, show):
+def character_marks(s, p, e, planes, show, fetch):
     """Write (``show``) or clear the planes of env e that follow the characters: OWN and
-    OPPONENT (a runner or its respawn countdown), ENEMY, TRAPPED and ENEMY_SPAWN."""
+    OPPONENT (a runner or its respawn countdown), ENEMY, TRAPPED and ENEMY_SPAWN; with
+    ``fetch`` only prefetch their lines (nothing is read from the planes)."""
     zero = p.removed_lut[0]
     turn = s.turn[e]
     m_id = s.map_id[e]
@@ -151,7 +169,8 @@ def character_marks(s, p, e, planes, show):
         if not show:
             value = zero
         for a in range(2):
-            planes[a, P_OWN if a == b else P_OPPONENT, _at(r, c, p.mirror and a == 1)] = value
+            _put(planes, a, P_OWN if a == b else P_OPPONENT, _at(r, c, p.mirror and a == 1),
+                 value, fetch)
     cells = s.cells[e]
     enemy_pos, enemy_alive, enemy_respawn = s.enemy_pos[e], s.enemy_alive[e], s.enemy_respawn[e]
     enemy_spawn = p.enemy_spawn[m_id]
@@ -163,9 +182,9 @@ def character_marks(s, p, e, planes, show):
             for a in range(2):
                 k = _at(r, c, p.mirror and a == 1)
                 if trapped:
-                    planes[a, P_TRAPPED, k] = p.on if show else zero
-                elif not show:
-                    planes[a, P_ENEMY, k] = zero
+                    _put(planes, a, P_TRAPPED, k, p.on if show else zero, fetch)
+                elif fetch or not show:
+                    _put(planes, a, P_ENEMY, k, zero, fetch)
                 elif planes[a, P_ENEMY, k] == zero:
                     planes[a, P_ENEMY, k] = p.half
                 else:
@@ -175,8 +194,8 @@ def character_marks(s, p, e, planes, show):
             value = p.enemy_lut[_clip(enemy_respawn[i] - turn + 1, top_enemy)]
             for a in range(2):
                 k = _at(r, c, p.mirror and a == 1)
-                if not show:
-                    planes[a, P_ENEMY_SPAWN, k] = zero
+                if fetch or not show:
+                    _put(planes, a, P_ENEMY_SPAWN, k, zero, fetch)
                 elif planes[a, P_ENEMY_SPAWN, k] < value:
                     planes[a, P_ENEMY_SPAWN, k] = value
 
@@ -201,56 +220,55 @@ def _queue_changes(p, queue, head, count, shown, cells, planes):
 
 
 @njit(cache=True, _nrt=False)
-def _queue_countdowns(queue, head, count, due, lut, turn, mirror, planes):
+def _queue_countdowns(queue, head, count, due, lut, turn, mirror, planes, fetch):
     """TIMER at the ``count`` cells waiting in ``queue`` from ``head``: ``lut`` of the turns
-    until ``due[r, c]``."""
+    until ``due[r, c]`` (with ``fetch``: the lines of ``due`` and TIMER)."""
     top = lut.shape[0] - 1
     for j in range(count):
         k = queue[(head + j) % QUEUE]
         r, c = k // WIDTH, k % WIDTH
-        value = lut[_clip(due[r, c] - turn + 1, top)]
+        if fetch:
+            prefetch(due, (r, c))
+        value = lut[0] if fetch else lut[_clip(due[r, c] - turn + 1, top)]   # unused: fetch
         for a in range(2):
-            planes[a, P_TIMER, _at(r, c, mirror and a == 1)] = value
+            _put(planes, a, P_TIMER, _at(r, c, mirror and a == 1), value, fetch)
 
 
 @njit(cache=True, _nrt=False)
-def _countdowns(s, p, e, planes):
+def _countdowns(s, p, e, planes, fetch):
     """TIMER at every removed brick and collected gold (from their queues)."""
     _queue_countdowns(s.hole_queue[e], s.hole_head[e], s.num_holes[e], s.restore_turn[e],
-                      p.removed_lut, s.turn[e], p.mirror, planes)
+                      p.removed_lut, s.turn[e], p.mirror, planes, fetch)
     _queue_countdowns(s.gold_queue[e], s.gold_head[e], s.num_gold_out[e], s.gold_turn[e],
-                      p.gold_lut, s.turn[e], p.mirror, planes)
+                      p.gold_lut, s.turn[e], p.mirror, planes, fetch)
 
 
 @njit(cache=True, _nrt=False)
-def _bar(p, planes, red_plane, blue_plane, shown, length):
+def _bar(p, planes, red_plane, blue_plane, shown, length, fetch):
     """Bring a bar shown ``shown`` cells long to ``length`` (red's plane and blue's)."""
     zero = p.removed_lut[0]
     for k in range(min(shown, length), max(shown, length)):
         value = p.on if k < length else zero
         r, c = k // WIDTH, k % WIDTH
-        planes[0, red_plane, k] = value
-        planes[1, blue_plane, _at(r, c, p.mirror)] = value
+        _put(planes, 0, red_plane, k, value, fetch)
+        _put(planes, 1, blue_plane, _at(r, c, p.mirror), value, fetch)
 
 
 @njit(cache=True, _nrt=False)
-def _bars(s, p, e, planes):
+def _bars(s, p, e, planes, fetch):
     """The bar planes (dig delays, turn), written between the lengths shown (``obs_bars``)
-    and the new ones."""
-    turn, ready, shown = s.turn[e], s.dig_ready[e], s.obs_bars[e]
+    and the new ones; with ``fetch``, before a turn, the lines of the lengths after it
+    (as if no runner digs)."""
+    turn, ready, shown = s.turn[e] + (1 if fetch else 0), s.dig_ready[e], s.obs_bars[e]
     top_dig, top_turn = p.dig_bar.shape[0] - 1, p.turn_bar.shape[0] - 1
     red = p.dig_bar[_clip(ready[0] - turn, top_dig)]
     blue = p.dig_bar[_clip(ready[1] - turn, top_dig)]
     length = p.turn_bar[_clip(turn, top_turn)]
-    if red != shown[0]:
-        _bar(p, planes, P_DIG, P_OPP_DIG, shown[0], red)
-        shown[0] = red
-    if blue != shown[1]:
-        _bar(p, planes, P_OPP_DIG, P_DIG, shown[1], blue)
-        shown[1] = blue
-    if length != shown[2]:
-        _bar(p, planes, P_TURN, P_TURN, shown[2], length)
-        shown[2] = length
+    _bar(p, planes, P_DIG, P_OPP_DIG, shown[0], red, fetch)
+    _bar(p, planes, P_OPP_DIG, P_DIG, shown[1], blue, fetch)
+    _bar(p, planes, P_TURN, P_TURN, shown[2], length, fetch)
+    if not fetch:
+        shown[0], shown[1], shown[2] = red, blue, length
 
 
 @njit(cache=True, _nrt=False)
@@ -279,9 +297,9 @@ def observe_all(s, p, e, planes, masks):
     shown[2], shown[3] = s.gold_head[e], s.num_gold_out[e]
     for j in range(3):
         s.obs_bars[e, j] = 0
-    _countdowns(s, p, e, planes)
-    character_marks(s, p, e, planes, True)
-    _bars(s, p, e, planes)
+    _countdowns(s, p, e, planes, False)
+    character_marks(s, p, e, planes, True, False)
+    _bars(s, p, e, planes, False)
     for a in range(2):
         legal_actions(s, p, e, a, masks[a])
 
@@ -294,13 +312,13 @@ def observe_changes(s, p, e, planes, masks):
     _queue_changes(p, s.hole_queue[e], s.hole_head[e], s.num_holes[e], shown[0:2], cells, planes)
     _queue_changes(p, s.gold_queue[e], s.gold_head[e], s.num_gold_out[e], shown[2:4], cells,
                    planes)
-    _countdowns(s, p, e, planes)
-    character_marks(s, p, e, planes, True)
+    _countdowns(s, p, e, planes, False)
+    character_marks(s, p, e, planes, True, False)
     for a in range(2):
         k = s.new_visit[e, a]
         if k >= 0:
             planes[a, P_VISITED, _at(k // WIDTH, k % WIDTH, p.mirror and a == 1)] = p.on
-    _bars(s, p, e, planes)
+    _bars(s, p, e, planes, False)
     for a in range(2):
         legal_actions(s, p, e, a, masks[a])
 
@@ -321,59 +339,39 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _prefetch_queue(planes, queue, head, count, due, mirror):
-    """The lines of the countdowns of a waiting queue (``_queue_countdowns``)."""
-    for j in range(count):
-        k = queue[(head + j) % QUEUE]
-        r, c = k // WIDTH, k % WIDTH
-        prefetch(due, (r, c))
-        for a in range(2):
-            prefetch(planes, (a, P_TIMER, _at(r, c, mirror and a == 1)))
+def prefetch_rows(s, e):
+    """Prefetch env e's cells and the lines of its queues that hold waiting cells: what
+    ``prefetch_env`` reads ``AHEAD`` envs later."""
+    for k in range(0, N, LINE):
+        prefetch(s.cells, (e, k // WIDTH, k % WIDTH))
+    for queue, head, count in ((s.hole_queue, s.hole_head[e], s.num_holes[e]),
+                               (s.gold_queue, s.gold_head[e], s.num_gold_out[e])):
+        prefetch(queue, (e, head))
+        prefetch(queue, (e, (head + max(count, 1) - 1) % QUEUE))
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def prefetch_env(s, p, e, planes):
-    """Prefetch the scattered cache lines env e's next step touches (``planes``: its
-    planes, as in ``observe_all``): its cells, the characters' marks, visited cells, pursuit
-    stacks and distances, the countdowns and the bars where they change.  A hint only:
-    nothing is written."""
-    for k in range(0, N, LINE):
-        prefetch(s.cells, (e, k // WIDTH, k % WIDTH))
+    """Prefetch the scattered lines env e's next turn touches (``planes``: its planes, as
+    in ``observe_all``): the characters' marks, the waiting cells' countdowns, the bars,
+    the visited cells, pursuit stacks and distances.  A hint only: nothing changes."""
+    character_marks(s, p, e, planes, False, True)
+    _countdowns(s, p, e, planes, True)
+    _bars(s, p, e, planes, True)
     m_id = s.map_id[e]
-    pos, alive, spawns = s.runner_pos[e], s.runner_alive[e], p.spawns[m_id]
-    for b in range(2):
-        r, c = spawns[b, 0], spawns[b, 1]
-        if alive[b]:
-            r, c = pos[b, 0], pos[b, 1]
-            prefetch(s.visited, (e, b, r, c))
-        for a in range(2):
-            prefetch(planes, (a, P_OWN if a == b else P_OPPONENT, _at(r, c, p.mirror and a == 1)))
-    enemy_pos, enemy_spawn = s.enemy_pos[e], p.enemy_spawn[m_id]
+    pos, alive = s.runner_pos[e], s.runner_alive[e]
+    for a in range(2):
+        if alive[a]:
+            prefetch(s.visited, (e, a, pos[a, 0], pos[a, 1]))
+    enemy_pos = s.enemy_pos[e]
     top = s.enemy_stack.shape[2] - 1
     for i in range(s.num_enemies[e]):
         if s.enemy_alive[e, i]:
-            r, c = enemy_pos[i, 0], enemy_pos[i, 1]
+            src = enemy_pos[i, 0] * WIDTH + enemy_pos[i, 1]
             prefetch(s.enemy_stack, (e, i, min(s.enemy_sp[e, i], top)))
             for a in range(2):
-                prefetch(planes, (a, P_ENEMY, _at(r, c, p.mirror and a == 1)))
                 if alive[a]:
-                    prefetch(p.dist, (m_id, r * WIDTH + c, pos[a, 0] * WIDTH + pos[a, 1]))
-        else:
-            r, c = enemy_spawn[i, 0], enemy_spawn[i, 1]
-            for a in range(2):
-                prefetch(planes, (a, P_ENEMY_SPAWN, _at(r, c, p.mirror and a == 1)))
-    _prefetch_queue(planes, s.hole_queue[e], s.hole_head[e], s.num_holes[e],
-                    s.restore_turn[e], p.mirror)
-    _prefetch_queue(planes, s.gold_queue[e], s.gold_head[e], s.num_gold_out[e],
-                    s.gold_turn[e], p.mirror)
-    shown = s.obs_bars[e]
-    for j in range(3):
-        k = min(shown[j], N - 1)       # a bar grows or shrinks from its shown end
-        r, c = k // WIDTH, k % WIDTH
-        red = P_TURN if j == 2 else (P_DIG if j == 0 else P_OPP_DIG)
-        blue = P_TURN if j == 2 else (P_OPP_DIG if j == 0 else P_DIG)
-        prefetch(planes, (0, red, k))
-        prefetch(planes, (1, blue, _at(r, c, p.mirror)))
+                    prefetch(p.dist, (m_id, src, pos[a, 0] * WIDTH + pos[a, 1]))
 
 
 def _reset(s, p, env_mask, obs, masks):
@@ -390,7 +388,7 @@ def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, planes
     """One step of env e (the batch drivers' loop body): the turn, the planes updated, and
     with ``autoreset`` a new game if it ended.  Inlined: a real call passes the whole state
     tuple, dozens of array structs, and cost as much as the step itself."""
-    character_marks(s, p, e, planes, False)
+    character_marks(s, p, e, planes, False, False)
     done = step_env(s, p, e, actions, rewards, terminated, truncated)
     observe_changes(s, p, e, planes, masks)
     if done and autoreset:
@@ -415,6 +413,8 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
     E = actions.shape[0]
     planes = obs.reshape(E, 2, NUM_PLANES, N)     # once: numba's reshape costs tens of ns
     for e in prange(E):
+        if e + 2 * AHEAD < E:
+            prefetch_rows(s, e + 2 * AHEAD)
         if e + AHEAD < E:
             prefetch_env(s, p, e + AHEAD, planes[e + AHEAD])
         if not s.over[e]:
