@@ -15,7 +15,11 @@ numba's reshape is a call too.  The threaded drivers reach the same per-env bodi
 (``start_env``, ``play_env``) through real calls (``start_env_call``, ``play_env_call``):
 numba's parallel pass miscompiles them inlined into a ``prange`` loop.  A step redraws
 the observation only where it changed (``observe_env``; a new game draws it whole): the
-kernels must be the only writers of the observation buffers.
+kernels must be the only writers of the observation buffers.  A constant plane is only
+touched when its value changed (``shown_consts`` holds the values drawn), and the serial
+step driver prefetches the scattered observation lines of env e + ``AHEAD`` while it
+steps env e (``prefetch_env``, with coderunner's ``prefetch``; the threaded driver does
+not): at batch 4096 the planes are far from the core.
 """
 from collections import namedtuple
 
@@ -27,6 +31,7 @@ from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (AMMO, AMMO_OBS_CAP, METAL, ORE, POWER_OBS_CAP, SCORE_OBS_CAP,
                         TREASURE, WOOD, Plane)
+from ..coderunner.prefetch import LINE, prefetch
 from .maps import generate_map
 from .rules import (ACTION_DELTAS, legal_actions, place_ammo, play_tick, reach,
                     update_rank_keys)
@@ -50,6 +55,7 @@ P_OWN, P_OPPONENT, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE = (
 MARKED_PLANES = (P_BOMB, P_DANGER)   # written cell by cell for player 0, copied
 PLAYER_PLANES = (P_OWN, P_OPPONENT, P_BODY)   # written at the players' cells
 CONSTANT_PLANES = (P_TIME, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE)
+AHEAD = 2          # the serial step driver prefetches env e + AHEAD while it steps env e
 
 
 @njit(cache=True, _nrt=False)
@@ -172,7 +178,7 @@ def observe_env(s, p, e, board, ore, planes, windows, masks, whole):
     draw_tiles(s.shown_tiles[e], s.shown_ore[e], board, ore, planes, on, off, p.ore_lut, whole)
     time_left = p.full * (p.max_ticks - s.tick[e]) / p.max_ticks + p.round
     for a in range(num_players):
-        fill_plane(planes[a, P_TIME], time_left, whole)
+        draw_constant(planes[a], P_TIME, time_left, s.shown_consts[e, a], whole)
     draw_marks(s, p, e, planes, whole)
     draw_players(s, e, planes, on, off, p.hp_lut, whole)
     tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
@@ -186,17 +192,31 @@ def observe_env(s, p, e, board, ore, planes, windows, masks, whole):
                 best = scores[b]
         margin = min(max(scores[a] - best, -SCORE_OBS_CAP), SCORE_OBS_CAP)
         hp_value = min(max(hp[a], 0), p.player_hp) / p.player_hp
-        fill_plane(mine[P_HP], p.full * hp_value + p.round, whole)
-        fill_plane(mine[P_AMMO_LEFT], p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round,
-              whole)
-        fill_plane(mine[P_POWER], p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round,
-              whole)
-        fill_plane(mine[P_SCORE], p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round,
-              whole)
+        shown = s.shown_consts[e, a]
+        draw_constant(mine, P_HP, p.full * hp_value + p.round, shown, whole)
+        draw_constant(mine, P_AMMO_LEFT,
+                      p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round, shown, whole)
+        draw_constant(mine, P_POWER,
+                      p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round, shown, whole)
+        draw_constant(mine, P_SCORE,
+                      p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round, shown,
+                      whole)
         legal_actions(tiles, bomb_grid, positions, alive, ammo, a, masks[a])
         if p.ego:
             ego_window(mine, s.tiles.shape[1], s.tiles.shape[2], positions[a], on, off,
                        s.outside[e], windows[a])
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def draw_constant(planes, k, value, shown, whole):
+    """Constant plane k of one player's ``planes`` set to ``value`` (cast to the obs dtype
+    in ``shown[k]``, that player's ``shown_consts``: the values last drawn) where that
+    changed, or if ``whole``: an unchanged plane is not touched, not even brought into the
+    cache (``fill_plane`` would read its first cell)."""
+    old = shown[k]
+    shown[k] = value
+    if whole or shown[k] != old:
+        fill_plane(planes[k], shown[k], True)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -308,6 +328,26 @@ def draw_players(s, e, planes, on, off, hp_lut, whole):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def prefetch_env(s, e, planes):
+    """Prefetch the observation lines env e's next observe (``observe_env``) is bound to
+    touch, scattered over its planes (``planes[a, plane, cell]``): every player's cell as
+    last drawn (``shown_at``) in the players' planes, and the bombs and danger planes
+    while they hold or need marks.  A hint only: nothing is written."""
+    shown_at = s.shown_at[e]
+    cells = planes.shape[2]
+    marks = s.marked[e] or s.num_bombs[e] > 0 or s.num_fires[e] > 0
+    for a in range(planes.shape[0]):
+        for b in range(shown_at.shape[0]):
+            for k in PLAYER_PLANES:
+                prefetch(planes, (a, k, shown_at[b]))
+        if marks:
+            for k in MARKED_PLANES:
+                for i in range(0, cells, LINE):
+                    prefetch(planes, (a, k, i))
+                prefetch(planes, (a, k, cells - 1))
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def ego_window(planes, height, width, position, on, off, outside, window):
     """A player's board planes centred on its (x, y) ``position``: cells off the board read
     as metal, the constant planes keep their value."""
@@ -408,7 +448,10 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
           final_scores, final_rank_keys):
     board, ore, planes, windows = flat_cells(s, p, obs)
     final_windows = final_obs.reshape(windows.shape)
-    for e in prange(actions.shape[0]):
+    E = actions.shape[0]
+    for e in prange(E):
+        if e + AHEAD < E:
+            prefetch_env(s, e + AHEAD, planes[e + AHEAD])
         if not s.over[e]:
             play_env(s, p, e, actions[e], autoreset, rewards[e], terminated[e], truncated[e],
                      board[e], ore[e], planes[e], windows[e], masks[e], final_windows[e],

@@ -49,6 +49,8 @@ Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``
 | marked        | [E] bool              | the bombs and danger planes hold marks                 |
 | rng           | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                  |
 | outside       | [E, NUM_PLANES] f64   | scratch: ego view, what each plane reads off the board |
+| shown_consts  | [E, A, NUM_PLANES]    | each constant plane's value as the observation last    |
+|               | (obs dtype)           | drew it, by plane (the other planes' entries unused)   |
 | board_obs     | [E, A, NUM_PLANES, C] | scratch: ego view, the board view before centring (obs |
 |               |                       | dtype; no cells when ``view="board"``)                 |
 """
@@ -108,10 +110,11 @@ FIELDS = (
     ("rng", lambda H, W, A, P: (NUM_STREAMS,), np.uint64),
     ("outside", lambda H, W, A, P: (NUM_PLANES,), np.float64),
 )
-# the ego view's scratch: its dtype is the observation's (alloc's obs_dtype)
-EGO_SCRATCH = "board_obs"
+# fields in the observation's dtype (alloc's obs_dtype): the constant planes' values as
+# drawn, and the ego view's scratch
+SHOWN_CONSTS, EGO_SCRATCH = "shown_consts", "board_obs"
 
-State = namedtuple("State", [name for name, _, _ in FIELDS] + [EGO_SCRATCH])
+State = namedtuple("State", [name for name, _, _ in FIELDS] + [SHOWN_CONSTS, EGO_SCRATCH])
 
 
 def pending_capacity(height, width, num_players, ammo_delay):
@@ -125,6 +128,7 @@ def alloc(num_envs, height, width, num_players, ammo_delay, obs_dtype, ego):
     the ego view's scratch of board planes (in ``obs_dtype``)."""
     P = pending_capacity(height, width, num_players, ammo_delay)
     cells = height * width if ego else 0
+    shown_consts = np.zeros((num_envs, num_players, NUM_PLANES), dtype=obs_dtype)
     board_obs = np.zeros((num_envs, num_players, NUM_PLANES, cells), dtype=obs_dtype)
     return State(*[np.zeros((num_envs,) + shape(height, width, num_players, P), dtype=dtype)
-                   for _, shape, dtype in FIELDS], board_obs)
+                   for _, shape, dtype in FIELDS], shown_consts, board_obs)
