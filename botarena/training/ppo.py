@@ -17,7 +17,11 @@ Warm start (``--pretrain-steps N``, off by default: it did not help on paint_v0)
 PPO, the policy clones the ``--teacher`` bot (``pretrain.py``: the masked log-likelihood of
 the bot's actions, any policy including ``cells``; value head on the observed returns),
 then PPO fine-tunes it with ``DEFAULT_FINETUNE`` (a smaller learning rate, clip range and
-entropy bonus).  Its time counts against ``--minutes``.
+entropy bonus).  Its time counts against ``--minutes``.  ``--dagger-rounds R`` then runs R
+DAgger rounds (``pretrain.dagger``: games where the learner plays its own sampled action
+with probability 1 - ``--dagger-beta``, labelled by the teacher, cloned again), within the
+same time cap as the cloning; with ``--init`` and no ``--pretrain-steps`` they refine the
+loaded model.
 
 Policies (``--arch``): ``mlp`` (default): the flattened float32 planes (SB3's
 ``FlattenExtractor``) into 128-128 tanh heads; ``cnn`` (``PlanesCNN``): 3x3 convolutions
@@ -41,6 +45,7 @@ import numpy as np
 import botarena
 
 from .evaluate import evaluate, format_result, parse_config
+from .pretrain import DAGGER_BETA
 
 # Opponents of --opponent mix: "self" is the learner's frozen snapshot.
 MIX = ("random", "greedy", "greedy", "self")
@@ -104,6 +109,8 @@ DEFAULT_PRETRAIN = {
     "epochs": 10,
     "learning_rate": 3e-3,
     "batch_size": 512,
+    "dagger_epochs": 3,          # epochs over the window of recordings, per DAgger round
+    "dagger_learning_rate": 3e-4,
 }
 # PPO after a warm start: small steps, so the clone is refined rather than overwritten.
 DEFAULT_FINETUNE = {
@@ -298,6 +305,13 @@ def parse_args(argv=None):
     p.add_argument("--pretrain-minutes", type=float, default=None,
                    help="cap on the cloning epochs' wall clock (default: a third of "
                         "--minutes)")
+    p.add_argument("--dagger-rounds", type=int, default=0,
+                   help="DAgger rounds after the warm start (default 0), each recording "
+                        "as many samples as --pretrain-steps (or "
+                        f"{DEFAULT_PRETRAIN['steps']})")
+    p.add_argument("--dagger-beta", type=float, default=DAGGER_BETA,
+                   help="share of the teacher's own actions played in a DAgger round "
+                        f"(default {DAGGER_BETA})")
     p.add_argument("--teacher", default=DEFAULT_PRETRAIN["teacher"],
                    help="the bot the warm start clones")
     p.add_argument("--finetune", nargs="*", default=[], metavar="KEY=VALUE",
@@ -377,9 +391,13 @@ def train(args):
     pretrain_steps = args.pretrain_steps
     if pretrain_steps < 0:
         pretrain_steps = DEFAULT_PRETRAIN["steps"]
-    if pretrain_steps and args.teacher not in botarena.game(args.env).bots:
+    warm = pretrain_steps or args.dagger_rounds
+    if warm and args.teacher not in botarena.game(args.env).bots:
         raise SystemExit(f"no {args.teacher!r} bot to clone in {args.env}")
-    if pretrain_steps:
+    if args.dagger_rounds < 0 or not 0.0 <= args.dagger_beta <= 1.0:
+        raise SystemExit(f"--dagger-rounds must be >= 0 and --dagger-beta in [0, 1], got "
+                         f"{args.dagger_rounds} and {args.dagger_beta}")
+    if warm:
         ppo_kwargs.update(DEFAULT_FINETUNE)
         ppo_kwargs.update(parse_config(args.ppo))
         ppo_kwargs.update(parse_config(args.finetune))
@@ -394,31 +412,52 @@ def train(args):
                             device=args.device, verbose=0, policy_kwargs=policy_kwargs,
                             **ppo_kwargs)
     pretrain_stats = None
+    samples = pretrain_steps or DEFAULT_PRETRAIN["steps"]
+    n = min(DEFAULT_PRETRAIN["num_envs"], samples)
+    turns = max(1, samples // n)
+    teacher_opponents = names if "self" not in names else ["random", args.teacher]
+    cap = args.pretrain_minutes
+    if cap is None and args.minutes is not None:
+        cap = args.minutes / 3
+
+    def cap_left():
+        return None if cap is None else 60 * cap - (time.perf_counter() - t0)
+
     if pretrain_steps:
         from .pretrain import collect, pretrain
-        n = min(DEFAULT_PRETRAIN["num_envs"], pretrain_steps)
-        turns = max(1, pretrain_steps // n)
         print(f"pretraining: cloning {args.teacher!r} from {n * turns} samples "
               f"(epsilon {DEFAULT_PRETRAIN['epsilon']}), {args.pretrain_epochs} epochs, "
               f"lr {args.pretrain_lr}", flush=True)
-        data = collect(args.env, n, turns, opponent=names if "self" not in names else
-                       ["random", args.teacher], seed=args.seed + 1_000_000,
-                       teacher=args.teacher, epsilon=DEFAULT_PRETRAIN["epsilon"],
-                       gamma=ppo_kwargs["gamma"], **config)
-        cap = args.pretrain_minutes
-        if cap is None and args.minutes is not None:
-            cap = args.minutes / 3
+        data = collect(args.env, n, turns, opponent=teacher_opponents,
+                       seed=args.seed + 1_000_000, teacher=args.teacher,
+                       epsilon=DEFAULT_PRETRAIN["epsilon"], gamma=ppo_kwargs["gamma"],
+                       **config)
         pretrain_stats = pretrain(model, data, epochs=args.pretrain_epochs,
                                   learning_rate=args.pretrain_lr,
                                   batch_size=DEFAULT_PRETRAIN["batch_size"], seed=args.seed,
-                                  time_budget_s=None if cap is None else 60 * cap
-                                  - (time.perf_counter() - t0),
+                                  time_budget_s=cap_left(),
                                   log=lambda line: print(line, flush=True))
         del data
         # numba's threading layer (asked for by games of 256+ envs) resets the OpenMP
         # threads that torch shares: 2 threads on busy cores ran PPO ~10x slower
         torch.set_num_threads(threads)
         pretrain_stats["samples"] = n * turns
+    if args.dagger_rounds:
+        from .pretrain import dagger
+        print(f"dagger: {args.dagger_rounds} rounds of {n * turns} samples, teacher "
+              f"{args.teacher!r}, beta {args.dagger_beta}", flush=True)
+        dagger_stats = dagger(model, args.env, args.dagger_rounds, n, turns,
+                              opponent=teacher_opponents, teacher=args.teacher,
+                              beta=args.dagger_beta, seed=args.seed + 2_000_000,
+                              gamma=ppo_kwargs["gamma"],
+                              epochs=DEFAULT_PRETRAIN["dagger_epochs"],
+                              learning_rate=DEFAULT_PRETRAIN["dagger_learning_rate"],
+                              batch_size=DEFAULT_PRETRAIN["batch_size"],
+                              time_budget_s=cap_left(),
+                              log=lambda line: print(line, flush=True), **config)
+        torch.set_num_threads(threads)
+        pretrain_stats = dict(pretrain_stats or {}, dagger=dagger_stats)
+    if warm:
         pretrain_stats["seconds_total"] = time.perf_counter() - t0
     minutes_left = None
     if args.minutes is not None:

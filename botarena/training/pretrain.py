@@ -14,6 +14,12 @@ masked log-likelihood, through the policy's ``evaluate_actions``: the flat MLP, 
 and the per-cell policy alike) and its value head to the observed discounted returns
 (``gamma``), with Adam on mini-batches; returns the final accuracy (most likely action
 equal to the teacher's, over the action entries the mask leaves a choice) and losses.
+``dagger(model, env_id, rounds, ...)`` then refines the clone on the states it reaches
+itself (DAgger): each round records games in which the learner seat plays the policy's
+own sampled action with probability ``1 - beta``, all labelled with the teacher's actions,
+and clones the last ``window`` rounds' recordings again.  On coderunner_v0 (the trapper,
+from a PPO-refined clone at 0.18 wins vs greedy) three rounds reached 0.28-0.39: a clone
+of the teacher's own games never sees its own mistakes.
 The value loss is divided by the returns' variance: both losses share one gradient-norm
 clip, and dungeon_v0's returns (variance ~150) made the raw squared error drown the
 cross-entropy (cloning the safe bomber from 51k samples, 6 epochs: accuracy 0.62 with the
@@ -28,6 +34,8 @@ import botarena
 
 # the value loss is scaled by 1 / var(returns), the variance taken from this floor up
 MIN_RETURNS_VAR = 1e-6
+DAGGER_BETA = 0.3      # share of the teacher's own actions played in a DAgger round
+DAGGER_WINDOW = 3      # rounds of recordings cloned again (memory grows with the window)
 
 
 def _random_legal(masks, rng, action_shape):
@@ -168,3 +176,41 @@ def agreement(model, env_id="paint_v0", num_envs=64, steps=50, seed=123, teacher
                    **config)
     pred, _ = model.predict(data["obs"], action_masks=data["masks"], deterministic=True)
     return float(np.mean(pred == data["actions"]))
+
+
+def dagger(model, env_id, rounds, num_envs, steps, opponent=("random", "greedy"),
+           teacher="greedy", beta=DAGGER_BETA, window=DAGGER_WINDOW, seed=0, gamma=0.99,
+           epochs=3, learning_rate=3e-4, batch_size=1024, time_budget_s=None, log=None,
+           **config):
+    """``rounds`` DAgger rounds into ``model`` (see the module's docstring): each records
+    ``steps`` turns of ``num_envs`` seats with ``collect(..., policy=model, beta=beta)``
+    and runs ``pretrain`` for ``epochs`` over the last ``window`` recordings.  Stops early
+    once ``time_budget_s`` is spent.  Returns the last round's ``pretrain`` stats with
+    ``rounds`` (rounds done) and ``samples`` (recorded in all)."""
+    if rounds < 0 or not 0.0 <= beta <= 1.0 or window < 1:
+        raise ValueError(f"dagger needs rounds >= 0, 0 <= beta <= 1 and window >= 1, got "
+                         f"{rounds}, {beta}, {window}")
+    t0 = time.perf_counter()
+    recordings, stats, done, samples = [], {}, 0, 0
+    for r in range(rounds):
+        left = None if time_budget_s is None else time_budget_s - (time.perf_counter() - t0)
+        if left is not None and left <= 0:
+            break
+        recordings = recordings[-(window - 1):] if window > 1 else []
+        recordings.append(collect(env_id, num_envs, steps, opponent=opponent,
+                                  seed=seed + r, teacher=teacher, policy=model, beta=beta,
+                                  gamma=gamma, **config))
+        samples += num_envs * steps
+        data = {k: np.concatenate([rec[k] for rec in recordings]) for k in recordings[0]}
+        left = None if time_budget_s is None else time_budget_s - (time.perf_counter() - t0)
+        stats = pretrain(model, data, epochs=epochs, batch_size=batch_size,
+                         learning_rate=learning_rate, seed=seed + r, time_budget_s=left)
+        del data
+        done += 1
+        if log is not None:
+            log(f"dagger round {done}/{rounds}: {samples} samples recorded, accuracy "
+                f"{stats['accuracy']:.3f} ce {stats['ce']:.3f} "
+                f"({time.perf_counter() - t0:.0f}s)")
+    stats.update({"rounds": done, "samples": samples,
+                  "seconds": time.perf_counter() - t0})
+    return stats
