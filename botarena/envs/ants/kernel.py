@@ -14,8 +14,7 @@ core, and a step touches a few dozen scattered cache lines of them.  While the s
 driver steps env e, it prefetches (``prefetch``, a hint that changes nothing) the lists
 and grids of env e + ``AHEAD_LISTS`` (``prefetch_lists``) and the lines at the ants,
 hills and constant planes of env e + ``AHEAD`` (``prefetch_ants``, which reads the ant
-list prefetched two envs before): ~1.3x kernel speed at batch 1024.  The prefetch
-intrinsic is coderunner's (``envs/coderunner/prefetch.py``).
+list prefetched two envs before): ~1.3x kernel speed at batch 1024 (``core.prefetch``).
 """
 from collections import namedtuple
 
@@ -24,7 +23,7 @@ from numba import njit, prange
 from ...core.jit import copy_into, fill_plane, serial_and_parallel
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
-from ..coderunner.prefetch import LINE, prefetch
+from ...core.prefetch import LINE, prefetch
 from .constants import FOOD_OBS_CAP, NUM_COMMANDS, Plane
 from .rules import add_ant, legal_commands, play_turn, spawn_food, update_rank_keys
 

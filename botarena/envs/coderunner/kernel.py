@@ -37,7 +37,7 @@ from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (HEIGHT, NUM_PLANES, OPP_SPAWN, OWN_SPAWN, QUEUE, REMOVED, WIDTH,
                         Plane)
-from .prefetch import LINE, prefetch
+from ...core.prefetch import LINE, prefetch
 from .rules import legal_actions, play_turn
 
 Params = namedtuple("Params", [

@@ -18,7 +18,7 @@ the observation only where it changed (``observe_env``; a new game draws it whol
 kernels must be the only writers of the observation buffers.  A constant plane is only
 touched when its value changed (``shown_consts`` holds the values drawn), and the serial
 step driver prefetches the scattered observation lines of env e + ``AHEAD`` while it
-steps env e (``prefetch_env``, with coderunner's ``prefetch``; the threaded driver does
+steps env e (``prefetch_env``, with ``core.prefetch``; the threaded driver does
 not): at batch 4096 the planes are far from the core.
 """
 from collections import namedtuple
@@ -31,7 +31,7 @@ from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (AMMO, AMMO_OBS_CAP, METAL, ORE, POWER_OBS_CAP, SCORE_OBS_CAP,
                         TREASURE, WOOD, Plane)
-from ..coderunner.prefetch import LINE, prefetch
+from ...core.prefetch import LINE, prefetch
 from .maps import generate_map
 from .rules import (ACTION_DELTAS, legal_actions, place_ammo, play_tick, reach,
                     update_rank_keys)

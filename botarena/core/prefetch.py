@@ -1,9 +1,10 @@
 """``prefetch(array, index)``: ask the CPU to bring the cache line of ``array[index]`` in
 (LLVM's ``llvm.prefetch``, a hint for a later write: it never faults and changes nothing).
 
-The batch kernels step env e while the lines env e + ``kernel.AHEAD`` will touch come in:
-at batch 4096 a step's few dozen scattered lines (cells, observation planes at the
-characters) are far from the core, and waiting for them one by one was most of the time.
+The serial step drivers (coderunner, dungeon, ants) step env e while the lines a later
+env will touch come in: at batch 1024-4096 a step's few dozen scattered lines (cells,
+observation planes at the characters) are far from the core, and waiting for them one by
+one was most of the time.
 ``index`` is an integer or a tuple of integers (any integer types).  Without the JIT
 (``NUMBA_DISABLE_JIT=1``) it does nothing.
 """
