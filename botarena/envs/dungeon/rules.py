@@ -44,7 +44,7 @@ BOMB_ACTION = 5
 FIRST_MOVE, LAST_MOVE = 1, 4
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def is_block(tile):
     if tile == METAL:
         return True
@@ -53,7 +53,7 @@ def is_block(tile):
     return tile == ORE
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def player_at(positions, x, y):
     """Index of the player (living or dead) at (x, y), else -1."""
     for b in range(positions.shape[0]):
@@ -62,7 +62,7 @@ def player_at(positions, x, y):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def can_enter(tiles, bomb_grid, positions, x, y):
     """Whether a player may move onto (x, y): inside the board, no block, bomb, player or
     body there."""
@@ -77,7 +77,7 @@ def can_enter(tiles, bomb_grid, positions, x, y):
     return True
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def legal_actions(tiles, bomb_grid, positions, alive, ammo, a, out):
     """out[k] = whether action k is legal for player a (no-op always; moves onto cells it
     can enter; a bomb with ammo where no bomb lies).  A dead player may only do nothing."""
