@@ -109,8 +109,6 @@ DEFAULT_PRETRAIN = {
     "epochs": 10,
     "learning_rate": 3e-3,
     "batch_size": 512,
-    "dagger_epochs": 3,          # epochs over the window of recordings, per DAgger round
-    "dagger_learning_rate": 3e-4,
 }
 # PPO after a warm start: small steps, so the clone is refined rather than overwritten.
 DEFAULT_FINETUNE = {
@@ -450,8 +448,6 @@ def train(args):
                               opponent=teacher_opponents, teacher=args.teacher,
                               beta=args.dagger_beta, seed=args.seed + 2_000_000,
                               gamma=ppo_kwargs["gamma"],
-                              epochs=DEFAULT_PRETRAIN["dagger_epochs"],
-                              learning_rate=DEFAULT_PRETRAIN["dagger_learning_rate"],
                               batch_size=DEFAULT_PRETRAIN["batch_size"],
                               time_budget_s=cap_left(),
                               log=lambda line: print(line, flush=True), **config)

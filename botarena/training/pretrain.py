@@ -36,6 +36,8 @@ import botarena
 MIN_RETURNS_VAR = 1e-6
 DAGGER_BETA = 0.3      # share of the teacher's own actions played in a DAgger round
 DAGGER_WINDOW = 3      # rounds of recordings cloned again (memory grows with the window)
+DAGGER_EPOCHS = 3      # epochs over the window's recordings, per round
+DAGGER_LEARNING_RATE = 3e-4
 
 
 def _random_legal(masks, rng, action_shape):
@@ -180,7 +182,8 @@ def agreement(model, env_id="paint_v0", num_envs=64, steps=50, seed=123, teacher
 
 def dagger(model, env_id, rounds, num_envs, steps, opponent=("random", "greedy"),
            teacher="greedy", beta=DAGGER_BETA, window=DAGGER_WINDOW, seed=0, gamma=0.99,
-           epochs=3, learning_rate=3e-4, batch_size=1024, time_budget_s=None, log=None,
+           epochs=DAGGER_EPOCHS, learning_rate=DAGGER_LEARNING_RATE, batch_size=1024,
+           time_budget_s=None, log=None,
            **config):
     """``rounds`` DAgger rounds into ``model`` (see the module's docstring): each records
     ``steps`` turns of ``num_envs`` seats with ``collect(..., policy=model, beta=beta)``
@@ -191,10 +194,13 @@ def dagger(model, env_id, rounds, num_envs, steps, opponent=("random", "greedy")
         raise ValueError(f"dagger needs rounds >= 0, 0 <= beta <= 1 and window >= 1, got "
                          f"{rounds}, {beta}, {window}")
     t0 = time.perf_counter()
+
+    def left():
+        return None if time_budget_s is None else time_budget_s - (time.perf_counter() - t0)
+
     recordings, stats, done, samples = [], {}, 0, 0
     for r in range(rounds):
-        left = None if time_budget_s is None else time_budget_s - (time.perf_counter() - t0)
-        if left is not None and left <= 0:
+        if left() is not None and left() <= 0:
             break
         recordings = recordings[-(window - 1):] if window > 1 else []
         recordings.append(collect(env_id, num_envs, steps, opponent=opponent,
@@ -202,9 +208,8 @@ def dagger(model, env_id, rounds, num_envs, steps, opponent=("random", "greedy")
                                   gamma=gamma, **config))
         samples += num_envs * steps
         data = {k: np.concatenate([rec[k] for rec in recordings]) for k in recordings[0]}
-        left = None if time_budget_s is None else time_budget_s - (time.perf_counter() - t0)
         stats = pretrain(model, data, epochs=epochs, batch_size=batch_size,
-                         learning_rate=learning_rate, seed=seed + r, time_budget_s=left)
+                         learning_rate=learning_rate, seed=seed + r, time_budget_s=left())
         del data
         done += 1
         if log is not None:
