@@ -44,9 +44,7 @@ def measure(size, players, policy, batch, steps, repeats):
     game.reset(SEED)
 
     def kernel(actions):
-        game._step(game.state, game.params, actions, True, game.rewards, game.terminated,
-                   game.truncated, game.obs, game.masks, game.final_obs, game.final_scores,
-                   game.final_rank_keys)
+        game._step(game.state, game.params, 1, (actions, True) + game._step_buffers())
 
     calls = {"step": lambda actions: game.step(actions, autoreset=True), "kernel": kernel}
     for _ in range(steps):                                   # warm-up: ants spread out

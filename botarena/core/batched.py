@@ -6,12 +6,16 @@ env, the vector envs, the renderers, the arena) drives the game only through thi
 class, so the rules live in one place.
 
 Kernel contract (each game's ``kernel.py``; ``s`` the state tuple, ``p`` the params):
+two loop bodies over the envs ``lo .. hi - 1``, from which ``core.jit.batch_drivers``
+builds the serial and threaded drivers ``reset, reset_parallel`` and ``step,
+step_parallel`` (they take ``(s, p, chunks, args)``, ``args`` the tuple of the body's
+other arguments):
 
-``reset(s, p, env_mask, obs, masks)``
+``reset_range(s, p, lo, hi, env_mask, obs, masks)``
     start a new game in every env ``e`` with ``env_mask[e]`` (drawing from the env's own
     RNG) and write its observations and action masks.
-``step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
-final_scores, final_rank_keys)``
+``step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
+final_obs, final_scores, final_rank_keys)``
     play one turn in every env that is not over: ``actions[e, a]``, then rewards and end
     flags, observations and masks.  With ``autoreset``, an env that ends writes its last
     observations, scores and rank keys (what decides the winner: higher is better) to
@@ -22,8 +26,9 @@ Observations: ``obs_dtype="uint8"`` stores a true/full plane as 255, so that SB3
 the planes as an image and scales them to [0, 1] itself; ``"float32"`` stores 1.0
 (``OBS_ONE``).
 
-Both come as serial and threaded twins; the threaded one is used from
-``PARALLEL_MIN_ENVS`` envs on when numba has more than one thread.  Every state has
+The threaded drivers are used from ``PARALLEL_MIN_ENVS`` envs on when numba has more
+than one thread; they split the batch into one range per thread (``chunks``, read at
+every call: ``numba.set_num_threads`` may change it).  Every state has
 ``rng`` (``uint64[E, NUM_STREAMS]``), ``scores`` (``int32[E, A]``), ``over``
 (``bool[E]``) and ``steps`` (``int32[E]``).
 """
@@ -93,11 +98,9 @@ class BatchedGame(ABC):
         """Compile (or load from numba's cache) the kernels for these buffers' exact types."""
         k = self.kernels
         self._reset = bind(k.reset_parallel if self.threaded else k.reset, self.state,
-                           self.params, self._env_mask, self.obs, self.masks)
+                           self.params, 1, (self._env_mask, self.obs, self.masks))
         self._step = bind(k.step_parallel if self.threaded else k.step, self.state, self.params,
-                          self.actions, False, self.rewards, self.terminated, self.truncated,
-                          self.obs, self.masks, self.final_obs, self.final_scores,
-                          self.final_rank_keys)
+                          1, (self.actions, False) + self._step_buffers())
         self._first_outside = bind(first_outside, self.actions, self._action_values)
 
     def __getstate__(self):
@@ -124,7 +127,8 @@ class BatchedGame(ABC):
             self._seeded = self._seeded or env_ids is None
         self._env_mask[:] = False
         self._env_mask[ids] = True
-        self._reset(self.state, self.params, self._env_mask, self.obs, self.masks)
+        self._reset(self.state, self.params, self.chunks(),
+                    (self._env_mask, self.obs, self.masks))
         self.rewards[ids] = 0.0
         self.terminated[ids] = False
         self.truncated[ids] = False
@@ -150,9 +154,20 @@ class BatchedGame(ABC):
                 actions = self.actions
         if validate:
             self.check_actions(actions)
-        self._step(self.state, self.params, actions, bool(autoreset), self.rewards,
-                   self.terminated, self.truncated, self.obs, self.masks, self.final_obs,
-                   self.final_scores, self.final_rank_keys)
+        self._step(self.state, self.params, self.chunks(),
+                   (actions, bool(autoreset)) + self._step_buffers())
+
+    def _step_buffers(self):
+        """The step kernel's arguments after the actions and the autoreset flag."""
+        return (self.rewards, self.terminated, self.truncated, self.obs, self.masks,
+                self.final_obs, self.final_scores, self.final_rank_keys)
+
+    def chunks(self):
+        """How many env ranges the kernels split the batch into: one per numba thread
+        (at most one per env) with the threaded drivers, else one."""
+        if not self.threaded:
+            return 1
+        return min(numba.get_num_threads(), self.num_envs)
 
     def _same_layout(self, actions):
         """Whether ``actions`` has the numba type and shape of ``self.actions`` (the

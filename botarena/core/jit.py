@@ -1,9 +1,15 @@
-"""Numba helpers: cached serial/parallel twins of a batch driver, and fast re-calls.
+"""Numba helpers: a game's serial and threaded batch drivers, and fast re-calls.
 
-``serial_and_parallel(fn)`` compiles one Python batch driver (whose env loop is a
-``prange``) twice: as a plain loop and as a threaded loop.  The threaded twin is given a
-name of its own so that numba's on-disk cache keeps the two apart (numba keys its cache
-by function name, not by compile flags).
+``batch_drivers(run_range, name)`` builds a game's two batch drivers from its loop body over a
+range of envs, ``run_range(s, p, lo, hi, *args)`` (envs ``lo .. hi - 1``).  Both drivers
+take ``(s, p, chunks, args)``, ``args`` the tuple of the body's other arguments: the
+serial one runs the range of every env (it ignores ``chunks``), the threaded one splits the envs into ``chunks`` contiguous ranges run on
+numba's threads.  Both reach the one compiled ``run_range`` through a real call (one
+per range, so passing the state and params tuples costs nothing that counts): the
+threaded driver adds a small parallel loop to what the serial one compiled, instead of a
+second copy of the whole step, and numba's parallel pass never sees a game's body (it
+miscompiled bodies inlined into a ``prange`` loop).  The number of envs is
+``s.over.shape[0]`` (every state has ``over``, see ``core.batched``).
 
 ``bind(dispatcher, *args)`` returns the compiled entry point for the argument types of
 ``args``.  Calling it skips numba's per-call type dispatch, which for a state tuple of a
@@ -20,23 +26,35 @@ assign one array slice from another (``a[e] = b`` allocates a temporary): use
 import types
 
 from numba import config as numba_config
-from numba import njit
+from numba import njit, prange
 
 
-def _renamed(fn, suffix):
-    twin = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__ + suffix,
-                              fn.__defaults__, fn.__closure__)
-    twin.__qualname__ = fn.__qualname__ + suffix
-    twin.__module__ = fn.__module__
-    twin.__doc__ = fn.__doc__
-    return twin
+def _serial_driver(s, p, chunks, args):
+    run_range(s, p, 0, s.over.shape[0], *args)  # noqa: F821 (bound by batch_drivers)
 
 
-def serial_and_parallel(fn):
-    """(serial, parallel) dispatchers of the batch driver ``fn``."""
-    serial = njit(cache=True, _nrt=False)(fn)
-    parallel = njit(cache=True, parallel=True, _nrt=False)(_renamed(fn, "_parallel"))
-    return serial, parallel
+def _threaded_driver(s, p, chunks, args):
+    num_envs = s.over.shape[0]
+    for c in prange(chunks):
+        run_range(s, p, c * num_envs // chunks, (c + 1) * num_envs // chunks,  # noqa: F821
+                  *args)
+
+
+def batch_drivers(run_range, name):
+    """(serial, threaded) batch drivers ``name`` and ``name + "_parallel"`` over the loop
+    body ``run_range`` (see above).  They are module-level functions of the body's module
+    with ``run_range`` as a global, not closures: numba's cache key of a closure includes
+    its pickled cells, which differ in every process, so a closure is compiled again in
+    every process."""
+    drivers = []
+    for template, suffix, flags in ((_serial_driver, "", {}),
+                                    (_threaded_driver, "_parallel", {"parallel": True})):
+        fn = types.FunctionType(template.__code__,
+                                dict(template.__globals__, run_range=run_range), name + suffix)
+        fn.__qualname__ = name + suffix
+        fn.__module__ = run_range.__module__
+        drivers.append(njit(cache=True, _nrt=False, **flags)(fn))
+    return tuple(drivers)
 
 
 @njit(cache=True, _nrt=False)

@@ -18,9 +18,9 @@ list prefetched two envs before): ~1.3x kernel speed at batch 1024 (``core.prefe
 """
 from collections import namedtuple
 
-from numba import njit, prange
+from numba import njit
 
-from ...core.jit import copy_into, fill_plane, serial_and_parallel
+from ...core.jit import batch_drivers, copy_into, fill_plane
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from ...core.prefetch import LINE, prefetch
@@ -292,23 +292,25 @@ def prefetch_ants(s, e, planes, masks, actions):
             prefetch(planes, (a, c))
 
 
-def _reset(s, p, env_mask, obs, masks):
-    for e in prange(env_mask.shape[0]):
+@njit(cache=True, _nrt=False)
+def reset_range(s, p, lo, hi, env_mask, obs, masks):
+    for e in range(lo, hi):
         if env_mask[e]:
             reset_env(s, p, e)
             observe_env(s, p, e, obs[e], masks[e])
 
 
-def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
-          final_scores, final_rank_keys):
+@njit(cache=True, _nrt=False)
+def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
+               final_obs, final_scores, final_rank_keys):
     E, num_players = obs.shape[0], obs.shape[1]
     # the planes as in observe_env (a flat row per colony), reshaped once per step (a
     # numba reshape costs tens of ns)
     planes = obs.reshape(E, num_players, obs.size // (E * num_players))
-    for e in prange(E):
-        if e + AHEAD_LISTS < E:
+    for e in range(lo, hi):
+        if e + AHEAD_LISTS < hi:
             prefetch_lists(s, e + AHEAD_LISTS)
-        if e + AHEAD < E:
+        if e + AHEAD < hi:
             prefetch_ants(s, e + AHEAD, planes[e + AHEAD], masks[e + AHEAD], actions[e + AHEAD])
         if s.over[e]:
             continue
@@ -323,7 +325,7 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
             observe_env(s, p, e, obs[e], masks[e])
 
 
-reset, reset_parallel = serial_and_parallel(_reset)
-step, step_parallel = serial_and_parallel(_step)
+reset, reset_parallel = batch_drivers(reset_range, "reset")
+step, step_parallel = batch_drivers(step_range, "step")
 
 __all__ = ["Params", "reset", "reset_parallel", "step", "step_parallel", "NUM_COMMANDS"]

@@ -18,21 +18,20 @@ bricks and collected gold from the queues; the bars between the lengths shown
 ``step`` (the kernels own it, as in every game).
 
 Memory: at batch 4096 the envs' arrays and planes are far from the core, and a step touches
-a few dozen scattered cache lines.  The serial driver prefetches in two stages while it
+a few dozen scattered cache lines.  The step loop (``step_range``) prefetches in two stages while it
 steps env e: the rows of env e + 2 ``AHEAD`` whose addresses it knows from the small
 per-env fields (``prefetch_rows``: cells, the queues' waiting entries), then the lines of
 env e + ``AHEAD`` that depend on them (``prefetch_env``).  The latter runs the observation's
 writers with ``fetch`` (``character_marks``, ``_countdowns``, ``_bars``: see ``_put``), which
 then only prefetch the lines they would write, so what is prefetched cannot drift from what
 is written; ``_bars`` looks one turn ahead (a dig during the turn is not foreseen), the
-characters' marks are fetched where they stand before the turn.  The threaded driver does not
-prefetch (untried there).
+characters' marks are fetched where they stand before the turn.
 """
 from collections import namedtuple
 
-from numba import njit, prange
+from numba import njit
 
-from ...core.jit import copy_into, serial_and_parallel
+from ...core.jit import batch_drivers, copy_into
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (HEIGHT, NUM_PLANES, OPP_SPAWN, OWN_SPAWN, QUEUE, REMOVED, WIDTH,
@@ -374,9 +373,10 @@ def prefetch_env(s, p, e, planes):
                     prefetch(p.dist, (m_id, src, pos[a, 0] * WIDTH + pos[a, 1]))
 
 
-def _reset(s, p, env_mask, obs, masks):
+@njit(cache=True, _nrt=False)
+def reset_range(s, p, lo, hi, env_mask, obs, masks):
     planes = obs.reshape(env_mask.shape[0], 2, NUM_PLANES, N)
-    for e in prange(env_mask.shape[0]):
+    for e in range(lo, hi):
         if env_mask[e]:
             reset_env(s, p, e)
             observe_all(s, p, e, planes[e], masks[e])
@@ -400,40 +400,18 @@ def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, planes
 
 
 @njit(cache=True, _nrt=False)
-def play_env_call(s, p, e, actions, autoreset, rewards, terminated, truncated, planes, masks,
-                  final_obs, final_scores, final_rank_keys):
-    """``play_env`` behind a real call, for the threaded driver: numba's parallel pass
-    miscompiles ``play_env`` inlined into a ``prange`` body (the turns stop advancing)."""
-    play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, planes, masks,
-             final_obs, final_scores, final_rank_keys)
-
-
-def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
-          final_scores, final_rank_keys):
-    E = actions.shape[0]
-    planes = obs.reshape(E, 2, NUM_PLANES, N)     # once: numba's reshape costs tens of ns
-    for e in prange(E):
-        if e + 2 * AHEAD < E:
+def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
+               final_obs, final_scores, final_rank_keys):
+    planes = obs.reshape(actions.shape[0], 2, NUM_PLANES, N)  # once: a reshape costs tens of ns
+    for e in range(lo, hi):
+        if e + 2 * AHEAD < hi:
             prefetch_rows(s, e + 2 * AHEAD)
-        if e + AHEAD < E:
+        if e + AHEAD < hi:
             prefetch_env(s, p, e + AHEAD, planes[e + AHEAD])
         if not s.over[e]:
             play_env(s, p, e, actions[e], autoreset, rewards[e], terminated[e], truncated[e],
                      planes[e], masks[e], final_obs[e], final_scores[e], final_rank_keys[e])
 
 
-def _step_threaded(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks,
-                   final_obs, final_scores, final_rank_keys):
-    """``_step`` calling ``play_env_call``: the threaded twin's loop."""
-    E = actions.shape[0]
-    planes = obs.reshape(E, 2, NUM_PLANES, N)
-    for e in prange(E):
-        if not s.over[e]:
-            play_env_call(s, p, e, actions[e], autoreset, rewards[e], terminated[e],
-                          truncated[e], planes[e], masks[e], final_obs[e], final_scores[e],
-                          final_rank_keys[e])
-
-
-reset, reset_parallel = serial_and_parallel(_reset)
-step = serial_and_parallel(_step)[0]
-step_parallel = serial_and_parallel(_step_threaded)[1]
+reset, reset_parallel = batch_drivers(reset_range, "reset")
+step, step_parallel = batch_drivers(step_range, "step")

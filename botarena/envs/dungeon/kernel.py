@@ -10,23 +10,22 @@ integers, so that the store rounds).
 Speed: the functions that take the whole state ``s`` and params ``p`` (``step_env``,
 ``observe_env``, ``blast_times``, ``rules.play_tick``) are inlined into the batch drivers
 (``inline='always'``): a real call passes every array of both tuples by value, a few KB
-per call.  The drivers take the flat-cell views (``flat_cells``) once per batch, since
-numba's reshape is a call too.  The threaded drivers reach the same per-env bodies
-(``start_env``, ``play_env``) through real calls (``start_env_call``, ``play_env_call``):
-numba's parallel pass miscompiles them inlined into a ``prange`` loop.  A step redraws
+per call.  The loop bodies (``reset_range``, ``step_range``, see ``core.jit``) take the
+flat-cell views (``flat_cells``) once per range, since numba's reshape is a call too.
+A step redraws
 the observation only where it changed (``observe_env``; a new game draws it whole): the
 kernels must be the only writers of the observation buffers.  A constant plane is only
-touched when its value changed (``shown_consts`` holds the values drawn), and the serial
-step driver prefetches the scattered observation lines of env e + ``AHEAD`` while it
-steps env e (``prefetch_env``, with ``core.prefetch``; the threaded driver does
-not): at batch 4096 the planes are far from the core.
+touched when its value changed (``shown_consts`` holds the values drawn), and the step
+loop prefetches the scattered observation lines of env e + ``AHEAD`` while it steps env
+e (``prefetch_env``, with ``core.prefetch``): at batch 4096 the planes are far from the
+core.
 """
 from collections import namedtuple
 
-from numba import njit, prange
+from numba import njit
 
 from ...core.grid import centre_window
-from ...core.jit import copy_into, fill_plane, serial_and_parallel
+from ...core.jit import batch_drivers, copy_into, fill_plane
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (AMMO, AMMO_OBS_CAP, METAL, ORE, POWER_OBS_CAP, SCORE_OBS_CAP,
@@ -395,16 +394,10 @@ def start_env(s, p, e, board, ore, planes, windows, masks):
     observe_env(s, p, e, board, ore, planes, windows, masks, True)
 
 
-@njit(cache=True, _nrt=False)
-def start_env_call(s, p, e, board, ore, planes, windows, masks):
-    """``start_env`` behind a real call, for the threaded driver (see ``play_env_call``)."""
-    start_env(s, p, e, board, ore, planes, windows, masks)
-
-
 @njit(cache=True, _nrt=False, inline='always')
 def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board, ore, planes,
              windows, masks, final_windows, final_scores, final_rank_keys):
-    """One step of env e (the step drivers' loop body): the tick, and with ``autoreset``
+    """One step of env e (the step driver's loop body): the tick, and with ``autoreset``
     the final observation and a new game if it ended; then the observation.  (With the
     board view ``final_windows`` is written as board planes, the ego view's scratch of
     board planes being ``planes``.)  Both are drawn whole after a new game; otherwise
@@ -421,36 +414,20 @@ def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board,
 
 
 @njit(cache=True, _nrt=False)
-def play_env_call(s, p, e, actions, autoreset, rewards, terminated, truncated, board, ore,
-                  planes, windows, masks, final_windows, final_scores, final_rank_keys):
-    """``play_env`` behind a real call, for the threaded driver: numba's parallel pass
-    miscompiles the inlined body in a ``prange`` loop (out-of-bounds indices, crashes)."""
-    play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board, ore, planes,
-             windows, masks, final_windows, final_scores, final_rank_keys)
-
-
-def _reset(s, p, env_mask, obs, masks):
+def reset_range(s, p, lo, hi, env_mask, obs, masks):
     board, ore, planes, windows = flat_cells(s, p, obs)
-    for e in prange(env_mask.shape[0]):
+    for e in range(lo, hi):
         if env_mask[e]:
             start_env(s, p, e, board[e], ore[e], planes[e], windows[e], masks[e])
 
 
-def _reset_threaded(s, p, env_mask, obs, masks):
-    """``_reset`` calling ``start_env_call``: the threaded twin's loop."""
-    board, ore, planes, windows = flat_cells(s, p, obs)
-    for e in prange(env_mask.shape[0]):
-        if env_mask[e]:
-            start_env_call(s, p, e, board[e], ore[e], planes[e], windows[e], masks[e])
-
-
-def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
-          final_scores, final_rank_keys):
+@njit(cache=True, _nrt=False)
+def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
+               final_obs, final_scores, final_rank_keys):
     board, ore, planes, windows = flat_cells(s, p, obs)
     final_windows = final_obs.reshape(windows.shape)
-    E = actions.shape[0]
-    for e in prange(E):
-        if e + AHEAD < E:
+    for e in range(lo, hi):
+        if e + AHEAD < hi:
             prefetch_env(s, e + AHEAD, planes[e + AHEAD])
         if not s.over[e]:
             play_env(s, p, e, actions[e], autoreset, rewards[e], terminated[e], truncated[e],
@@ -458,19 +435,5 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
                      final_scores[e], final_rank_keys[e])
 
 
-def _step_threaded(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks,
-                   final_obs, final_scores, final_rank_keys):
-    """``_step`` calling ``play_env_call``: the threaded twin's loop."""
-    board, ore, planes, windows = flat_cells(s, p, obs)
-    final_windows = final_obs.reshape(windows.shape)
-    for e in prange(actions.shape[0]):
-        if not s.over[e]:
-            play_env_call(s, p, e, actions[e], autoreset, rewards[e], terminated[e],
-                          truncated[e], board[e], ore[e], planes[e], windows[e], masks[e],
-                          final_windows[e], final_scores[e], final_rank_keys[e])
-
-
-reset = serial_and_parallel(_reset)[0]
-reset_parallel = serial_and_parallel(_reset_threaded)[1]
-step = serial_and_parallel(_step)[0]
-step_parallel = serial_and_parallel(_step_threaded)[1]
+reset, reset_parallel = batch_drivers(reset_range, "reset")
+step, step_parallel = batch_drivers(step_range, "step")

@@ -10,9 +10,9 @@ who was in the game before a step).
 """
 from collections import namedtuple
 
-from numba import njit, prange
+from numba import njit
 
-from ...core.jit import copy_into, serial_and_parallel
+from ...core.jit import batch_drivers, copy_into
 from ...core.rewards import finish_step
 from .constants import OBSTACLE, Plane
 from .maps import generate_board
@@ -140,16 +140,18 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
-def _reset(s, p, env_mask, obs, masks):
-    for e in prange(env_mask.shape[0]):
+@njit(cache=True, _nrt=False)
+def reset_range(s, p, lo, hi, env_mask, obs, masks):
+    for e in range(lo, hi):
         if env_mask[e]:
             reset_env(s, p, e)
             observe_env(s, p, e, obs[e], masks[e])
 
 
-def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs,
-          final_scores, final_rank_keys):
-    for e in prange(actions.shape[0]):
+@njit(cache=True, _nrt=False)
+def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
+               final_obs, final_scores, final_rank_keys):
+    for e in range(lo, hi):
         if s.over[e]:
             continue
         if step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e]):
@@ -164,5 +166,5 @@ def _step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks, 
             observe_env(s, p, e, obs[e], masks[e])
 
 
-reset, reset_parallel = serial_and_parallel(_reset)
-step, step_parallel = serial_and_parallel(_step)
+reset, reset_parallel = batch_drivers(reset_range, "reset")
+step, step_parallel = batch_drivers(step_range, "step")
