@@ -17,10 +17,14 @@ pytest.importorskip("torch")
 
 import botarena  # noqa: E402
 from botarena.envs.paint.bots import greedy as greedy_bot  # noqa: E402
+from botarena.envs.dungeon.constants import Action  # noqa: E402
 from botarena.envs.paint.constants import Plane  # noqa: E402
 from botarena.training.evaluate import evaluate  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+BOMB = int(Action.BOMB)
 
 
 def greedy_policy(num_envs):
@@ -68,6 +72,23 @@ def test_evaluate_counts_more_games_than_envs():
                  obs_dtype="uint8")
     assert r["games"] == 10
     assert abs(r["win_rate"] + r["draw_rate"] + r["loss_rate"] - 1.0) < 1e-9
+
+
+def test_evaluate_counts_a_fixed_share_of_games_per_env():
+    """Short games must not crowd out long ones: in the even envs (learner seat 0) the
+    learner bombs its own cell whenever it can and loses early, in the odd ones it waits
+    out the 300 ticks; each env still counts exactly its share of the 8 games."""
+    def bomber_in_even_envs(obs, masks):
+        actions = np.zeros(len(obs), dtype=np.int64)
+        even = np.arange(len(obs)) % 2 == 0
+        actions[even & (masks[:, BOMB] > 0)] = BOMB
+        return actions
+
+    r = evaluate(bomber_in_even_envs, "dungeon_v0", "random", games=8, seed=4, num_envs=4,
+                 max_ticks=300)
+    assert r["games"] == 8
+    assert r["by_seat"]["0"]["games"] == r["by_seat"]["1"]["games"] == 4
+    assert r["by_seat"]["0"]["losses"] >= 3   # the bomber loses most of its games
 
 
 def test_ppo_cli_smoke(tmp_path):

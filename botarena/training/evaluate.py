@@ -4,8 +4,10 @@
 episodes of ``policy`` (an SB3 model or policy, anything with ``predict(obs, ...)``, or a
 function ``f(obs, masks) -> actions``) against ``opponent`` on
 ``botarena.vector_env(env_id, n, opponent=opponent)``: env ``e`` seats the learner as
-agent ``e % A``, so the seats alternate.  Outcomes come from ``infos[i]["outcome"]`` of
-finished episodes (+1 win, 0 draw, -1 loss against the best opponent).
+agent ``e % A``, so the seats alternate, and each env plays a share of the games fixed in
+advance (not the first ``games`` to finish, which would favour short games).  Outcomes
+come from ``infos[i]["outcome"]`` of finished episodes (+1 win, 0 draw, -1 loss against
+the best opponent).
 
 CLI::
 
@@ -61,17 +63,24 @@ def evaluate(policy, env_id, opponent="random", games=200, seed=12345, determini
     venv = botarena.vector_env(env_id, num_envs, opponent=opponent, seed=seed, **config)
     slots = venv.slots
     num_agents = slots.game.num_agents
+    # Each slot plays a fixed number of games, decided before any is played: counting the
+    # first ``games`` to finish would favour short games (in dungeon_v0, a loss of the
+    # random bot by its own bomb against a timeout).
+    quota = np.full(venv.num_envs, games // venv.num_envs)
+    quota[:games % venv.num_envs] += 1
+    played = np.zeros(venv.num_envs, dtype=np.int64)
     outcomes, scores, margins, seats = [], [], [], []
     t0 = time.perf_counter()
     obs = venv.reset()
     steps = 0
-    while len(outcomes) < games:
+    while (played < quota).any():
         actions = act(obs, venv.action_masks())
         obs, _, dones, infos = venv.step(actions)
         steps += 1
         for i in np.flatnonzero(dones):
-            if len(outcomes) >= games:
-                break
+            if played[i] >= quota[i]:
+                continue
+            played[i] += 1
             final = slots.game.final_scores[slots.learner_env[i]]
             seat = int(slots.learner_agent[i])
             others = np.delete(final, seat)
