@@ -177,3 +177,24 @@ def test_dagger_clones_on_the_learners_own_states():
     assert after > before + 0.1   # measured: 0.05 -> 0.20
     with pytest.raises(ValueError, match="beta"):
         dagger(model, "paint_v0", 1, 4, 4, beta=1.5)
+
+
+def test_per_env_defaults_and_overrides():
+    """ants_v0's recipe (ENV_ARGS, ENV_PPO, ENV_CONFIG) applies to ants_v0 only, and every
+    option given on the command line wins over it."""
+    from botarena.training.ppo import ENV_CONFIG, parse_args, ppo_settings
+    ants = parse_args(["--env", "ants_v0"])
+    assert (ants.arch, ants.bf16, ants.opponent, ants.pretrain_steps) == ("cells", True,
+                                                                          "random", 25_600)
+    assert ENV_CONFIG["ants_v0"]["reward"] == "win_loss"
+    warm = ppo_settings(ants, warm=True)
+    assert (warm["n_steps"], warm["gamma"], warm["learning_rate"]) == (64, 0.995, 1e-4)
+    mine = parse_args(["--env", "ants_v0", "--no-bf16", "--arch", "cnn", "--opponent",
+                       "greedy", "--ppo", "n_steps=32", "--finetune", "learning_rate=0.01"])
+    assert (mine.arch, mine.bf16, mine.opponent) == ("cnn", False, "greedy")
+    assert ppo_settings(mine, warm=True)["n_steps"] == 32
+    assert ppo_settings(mine, warm=True)["learning_rate"] == 0.01
+    assert ppo_settings(mine, warm=False)["learning_rate"] == 5e-4
+    paint = parse_args(["--env", "paint_v0"])
+    assert (paint.arch, paint.bf16, paint.pretrain_steps) == ("mlp", False, 0)
+    assert ppo_settings(paint, warm=False)["n_steps"] == 128
