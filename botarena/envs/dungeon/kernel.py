@@ -278,15 +278,13 @@ def draw_marks(s, p, e, planes, whole):
         cell = bomb_y[b] * width + bomb_x[b]
         bomb_plane[cell] = bomb_lut[min(bomb_timer[b], last_fuse)]
         value = danger_lut[min(hit_in[b], horizon)]
-        if danger[cell] < value:
-            danger[cell] = value
+        danger[cell] = max(danger[cell], value)
         for d in range(4):
             stride = ACTION_DELTAS[d + 1, 1] * width + ACTION_DELTAS[d + 1, 0]
             i = cell
             for k in range(blast[b, d]):
                 i += stride
-                if danger[i] < value:
-                    danger[i] = value
+                danger[i] = max(danger[i], value)
     for a in range(1, planes.shape[0]):
         for k in MARKED_PLANES:
             src, dst = mine[k], planes[a, k]

@@ -77,7 +77,7 @@ def can_enter(tiles, bomb_grid, positions, x, y):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def legal_actions(tiles, bomb_grid, positions, alive, ammo, a, out):
     """out[k] = whether action k is legal for player a (no-op always; moves onto cells it
     can enter; a bomb with ammo where no bomb lies).  A dead player may only do nothing."""
@@ -100,15 +100,22 @@ def reach(tiles, bomb_grid, x, y, d, power):
     ``power``, stopping on (and including) the first block or bomb, not past the edge."""
     height, width = tiles.shape
     dx, dy = ACTION_DELTAS[d, 0], ACTION_DELTAS[d, 1]
-    for k in range(1, power + 1):
+    if dx > 0:
+        room = width - 1 - x
+    elif dx < 0:
+        room = x
+    elif dy > 0:
+        room = height - 1 - y
+    else:
+        room = y
+    cells = min(power, room)
+    for k in range(1, cells + 1):
         cx, cy = x + k * dx, y + k * dy
-        if cx < 0 or cy < 0 or cx >= width or cy >= height:
-            return k - 1
         if is_block(tiles[cy, cx]):
             return k
         if bomb_grid[cy, cx] != 0:
             return k
-    return power
+    return cells
 
 
 @njit(cache=True, _nrt=False)
@@ -317,10 +324,13 @@ def free_cell(tiles, bomb_grid, positions, rng, e):
     """A random free cell (floor, no bomb, no player or body) as y * width + x, or -1."""
     height, width = tiles.shape
     count = 0
-    for y in range(height):
+    for y in range(height):                   # floor without a bomb (one vector pass) ...
         for x in range(width):
-            if tiles[y, x] == FLOOR and bomb_grid[y, x] == 0 and player_at(positions, x, y) < 0:
-                count += 1
+            count += (tiles[y, x] == FLOOR) & (bomb_grid[y, x] == 0)
+    for b in range(positions.shape[0]):       # ... but for the players' and bodies' cells
+        x, y = positions[b, 0], positions[b, 1]
+        if tiles[y, x] == FLOOR and bomb_grid[y, x] == 0:
+            count -= 1
     if count == 0:
         return -1
     k = randint(rng, e, GAME, count)
