@@ -55,12 +55,16 @@ Turns are absolute turn numbers of the game (the first turn is 0); "-1" means no
 | obs_bars       | [E, 3] int16          | scratch: lengths of the bars shown (dig delays, turn) |
 | rng            | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                 |
 """
+import mmap
 from collections import namedtuple
 
 import numpy as np
 
+from ...core.prefetch import LINE
 from ...core.rng import NUM_STREAMS
 from .constants import HEIGHT as H, QUEUE, WIDTH as W
+
+HUGE_PAGE = 2 * 2**20   # bytes of a huge page (x86-64, arm64 with 4 KiB base pages)
 
 FIELDS = (
     ("cells", lambda M, S: (H, W), np.uint8),
@@ -114,6 +118,23 @@ State = namedtuple("State", [name for name, _, _ in FIELDS])
 
 
 def alloc(num_envs, max_enemies, stack_size):
-    """Zeroed state for ``num_envs`` envs."""
-    return State(*[np.zeros((num_envs,) + shape(max_enemies, stack_size), dtype=dtype)
-                   for _, shape, dtype in FIELDS])
+    """Zeroed state for ``num_envs`` envs: the fields lie in one block of memory (each
+    from a cache line's start) that the kernel is asked to back with huge pages.  A step
+    touches a few dozen scattered lines of an env in as many fields; at batch 4096 most
+    fields are a few MiB, below numpy's own threshold for huge pages, and with 4 KiB
+    pages each of those lines also missed the TLB (the step took ~9% longer)."""
+    shapes = [((num_envs,) + shape(max_enemies, stack_size), np.dtype(dtype))
+              for _, shape, dtype in FIELDS]
+    nbytes = [int(np.prod(sh)) * dt.itemsize for sh, dt in shapes]
+    spans = [-(-n // LINE) * LINE for n in nbytes]
+    # private anonymous memory: zeroed, page-aligned, and eligible for huge pages
+    block = mmap.mmap(-1, sum(spans) + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        block.madvise(mmap.MADV_HUGEPAGE)
+    memory = np.frombuffer(block, dtype=np.uint8)
+    start = -memory.ctypes.data % HUGE_PAGE
+    fields = []
+    for (sh, dt), n, span in zip(shapes, nbytes, spans):
+        fields.append(memory[start:start + n].view(dt).reshape(sh))
+        start += span
+    return State(*fields)
