@@ -96,7 +96,7 @@ def test_ppo_cli_smoke(tmp_path):
     cmd = [sys.executable, "-m", "botarena.training.ppo", "--env", "paint_v0",
            "--timesteps", "2048", "--num-envs", "8", "--eval-games", "10", "--out", str(out),
            "--no-progress", "--pretrain-steps", "512", "--pretrain-epochs", "2",
-           "--dagger-rounds", "1"]
+           "--dagger-rounds", "2", "--dagger-steps", "256"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "win/draw/loss vs random" in proc.stdout
@@ -105,8 +105,8 @@ def test_ppo_cli_smoke(tmp_path):
     results = json.loads((out / "results.json").read_text())
     assert results["timesteps"] >= 2048
     assert results["pretrain"]["samples"] == 512 and results["pretrain"]["epochs"] == 2
-    assert results["pretrain"]["dagger"]["rounds"] == 1
-    assert results["pretrain"]["dagger"]["samples"] == 512
+    assert results["pretrain"]["dagger"]["rounds"] == 2
+    assert results["pretrain"]["dagger"]["samples"] == 2 * 256   # --dagger-steps per round
     for opp in ("random", "greedy"):
         assert 0.0 <= results["win_rate"][opp] <= 1.0
         assert results["eval"][opp]["games"] == 10

@@ -329,8 +329,9 @@ def parse_args(argv=None):
                    help="cap on the cloning epochs' wall clock (default: a third of "
                         "--minutes)")
     p.add_argument("--dagger-rounds", type=int, default=0,
-                   help="DAgger rounds after the warm start (default 0), each recording "
-                        "as many samples as --pretrain-steps (or "
+                   help="DAgger rounds after the warm start (default 0)")
+    p.add_argument("--dagger-steps", type=int, default=None,
+                   help="samples recorded per DAgger round (default: --pretrain-steps, or "
                         f"{DEFAULT_PRETRAIN['steps']})")
     p.add_argument("--dagger-beta", type=float, default=DAGGER_BETA,
                    help="share of the teacher's own actions played in a DAgger round "
@@ -411,9 +412,11 @@ def train(args):
     warm = pretrain_steps or args.dagger_rounds
     if warm and args.teacher not in botarena.game(args.env).bots:
         raise SystemExit(f"no {args.teacher!r} bot to clone in {args.env}")
-    if args.dagger_rounds < 0 or not 0.0 <= args.dagger_beta <= 1.0:
-        raise SystemExit(f"--dagger-rounds must be >= 0 and --dagger-beta in [0, 1], got "
-                         f"{args.dagger_rounds} and {args.dagger_beta}")
+    if args.dagger_rounds < 0 or not 0.0 <= args.dagger_beta <= 1.0 \
+            or (args.dagger_steps is not None and args.dagger_steps < 1):
+        raise SystemExit(f"--dagger-rounds must be >= 0, --dagger-beta in [0, 1] and "
+                         f"--dagger-steps >= 1, got {args.dagger_rounds}, {args.dagger_beta} "
+                         f"and {args.dagger_steps}")
     ppo_kwargs = ppo_settings(args, warm)
     ppo_kwargs["batch_size"] = min(ppo_kwargs["batch_size"],
                                    ppo_kwargs["n_steps"] * venv.num_envs)
@@ -425,9 +428,12 @@ def train(args):
                             device=args.device, verbose=0, policy_kwargs=policy_kwargs,
                             **ppo_kwargs)
     pretrain_stats = None
-    samples = pretrain_steps or DEFAULT_PRETRAIN["steps"]
-    n = min(DEFAULT_PRETRAIN["num_envs"], samples)
-    turns = max(1, samples // n)
+    def recording(samples):
+        """(envs, turns) of a recording of about ``samples`` teacher samples."""
+        n = min(DEFAULT_PRETRAIN["num_envs"], samples)
+        return n, max(1, samples // n)
+
+    n, turns = recording(pretrain_steps or DEFAULT_PRETRAIN["steps"])
     teacher_opponents = names if "self" not in names else ["random", args.teacher]
     cap = args.pretrain_minutes
     if cap is None and args.minutes is not None:
@@ -457,6 +463,7 @@ def train(args):
         pretrain_stats["samples"] = n * turns
     if args.dagger_rounds:
         from .pretrain import dagger
+        n, turns = recording(args.dagger_steps or pretrain_steps or DEFAULT_PRETRAIN["steps"])
         print(f"dagger: {args.dagger_rounds} rounds of {n * turns} samples, teacher "
               f"{args.teacher!r}, beta {args.dagger_beta}", flush=True)
         dagger_stats = dagger(model, args.env, args.dagger_rounds, n, turns,
