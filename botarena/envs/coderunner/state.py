@@ -127,8 +127,11 @@ def alloc(num_envs, max_enemies, stack_size):
               for _, shape, dtype in FIELDS]
     nbytes = [int(np.prod(sh)) * dt.itemsize for sh, dt in shapes]
     spans = [-(-n // LINE) * LINE for n in nbytes]
-    # private anonymous memory: zeroed, page-aligned, and eligible for huge pages
-    block = mmap.mmap(-1, sum(spans) + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    # private anonymous memory: zeroed, page-aligned, and eligible for huge pages (Windows
+    # has no such flags: its anonymous maps are zeroed and page-aligned too)
+    size = sum(spans) + HUGE_PAGE
+    flags = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
+    block = mmap.mmap(-1, size, flags=flags) if flags else mmap.mmap(-1, size)
     if hasattr(mmap, "MADV_HUGEPAGE"):
         block.madvise(mmap.MADV_HUGEPAGE)
     memory = np.frombuffer(block, dtype=np.uint8)
