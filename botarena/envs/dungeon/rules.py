@@ -77,7 +77,7 @@ def can_enter(tiles, bomb_grid, positions, x, y):
     return True
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def legal_actions(tiles, bomb_grid, positions, alive, ammo, a, out):
     """out[k] = whether action k is legal for player a (no-op always; moves onto cells it
     can enter; a bomb with ammo where no bomb lies).  A dead player may only do nothing."""
