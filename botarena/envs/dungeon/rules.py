@@ -328,6 +328,7 @@ def free_cell(tiles, bomb_grid, positions, rng, e):
         for x in range(width):
             count += (tiles[y, x] == FLOOR) & (bomb_grid[y, x] == 0)
     for b in range(positions.shape[0]):       # ... but for the players' and bodies' cells
+        # (never two on one cell: bodies are solid, so each is subtracted once)
         x, y = positions[b, 0], positions[b, 1]
         if tiles[y, x] == FLOOR and bomb_grid[y, x] == 0:
             count -= 1
