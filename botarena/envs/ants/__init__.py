@@ -50,7 +50,9 @@ Other views
     ``env.state()``: float32 planes in absolute terms.  Render modes ``ansi``,
     ``rgb_array``, ``human``.
 
-Scripted bots (``bots.py``): ``random``, ``greedy``; they write a whole command grid.
+Scripted bots (``bots.py``): ``random``, ``greedy``, ``raider`` (forages like greedy, then
+masses out of greedy's reach and storms the nearest enemy hill from turn ``RAID_TURN``); they
+write a whole command grid.
 
 Version history
     v0: first release.
