@@ -11,6 +11,10 @@ from importlib import import_module
 from .core import cache
 
 cache.configure()  # before any kernel is defined: see botarena.core.cache
+# the core's kernels are defined now, so that numba caches them in the core's folder (a game
+# imported first would get them in its own folder, and every game compile them again)
+for _core_module in ("grid", "jit", "rewards", "rng"):
+    import_module(f"botarena.core.{_core_module}")
 
 __version__ = "0.1.0"
 

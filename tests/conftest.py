@@ -15,7 +15,22 @@ Tests receive the cases through fixtures parametrised in ``pytest_generate_tests
 ``random_config``     the env's config whose start position depends on the seed
 ``short_config``      the env's config whose games end naturally within a few dozen steps
 ``bot_names``         the scripted bots every game must offer
+
+Parallel runs (``pytest -n N``, pytest-xdist): most of a cold run is numba compiling each
+game's kernels (minutes for some games), and xdist's default ``load`` scheduling hands
+neighbouring tests to different workers, so that every worker compiled every game at the
+same time.  Each test of one game therefore carries ``xdist_group(<env id>)`` and, unless
+``--dist`` is given, the run uses ``--dist loadgroup``: one worker runs all of a game's
+tests and compiles its kernels once, the others meanwhile run other games.  A test's game
+is the env id it is parametrized with, else the game of its file (``test_<game>_*.py``),
+else the one env id named in the test's (or else its module's) source; tests of no single
+game stay ungrouped and are handed out one by one after the games.
 """
+import inspect
+import os
+import re
+import shlex
+
 import pytest
 
 import botarena
@@ -172,3 +187,60 @@ def short_config(env_id):
 @pytest.fixture
 def bot_names():
     return BOT_NAMES
+
+
+# -- xdist scheduling (see the module docstring) ----------------------------------------
+GAME_FILE = re.compile(r"test_([a-z]+)_")
+CASE_PARAMS = ("env_id", "conformance_case", "determinism_case")
+
+
+def _named_env_ids(obj):
+    try:
+        source = inspect.getsource(obj)
+    except (OSError, TypeError):
+        return set()
+    return {env_id for env_id in botarena.ENV_IDS if f'"{env_id}"' in source}
+
+
+def game_of(item):
+    """The env id whose kernels ``item`` runs, or None (several games, or none)."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    for name in CASE_PARAMS:
+        if name in params:
+            value = params[name]
+            return value if isinstance(value, str) else value[0]
+    match = GAME_FILE.match(item.path.name)
+    if match and f"{match.group(1)}_v0" in botarena.ENV_IDS:
+        return f"{match.group(1)}_v0"
+    for source in (getattr(item, "function", None), getattr(item, "module", None)):
+        named = _named_env_ids(source)
+        if named:
+            return named.pop() if len(named) == 1 else None
+    return None
+
+
+def pytest_configure(config):
+    # -n without --dist: xdist has just set "load"; group the tests by game instead
+    args = [*config.invocation_params.args, *config.getini("addopts"),
+            *shlex.split(os.environ.get("PYTEST_ADDOPTS", ""))]
+    if getattr(config.option, "dist", "no") == "load" and not any(
+            arg == "-d" or arg.startswith("--dist") for arg in args):
+        config.option.dist = "loadgroup"
+    # a worker parses the command line again: it learns the choice from its workerinput
+    if getattr(config, "workerinput", {}).get("loadgroup"):
+        config.option.loadgroup = True
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
+def pytest_configure_node(node):
+    """(xdist, on the controller) tell each worker whether the tests are grouped."""
+    node.workerinput["loadgroup"] = node.config.option.dist == "loadgroup"
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's hook reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            env_id = game_of(item)
+            if env_id is not None:
+                item.add_marker(pytest.mark.xdist_group(env_id))

@@ -57,6 +57,10 @@ write a whole command grid.
 Version history
     v0: first release.
 """
+from ...core import cache
+
+cache.configure("ants")  # before this game's kernels are defined
+
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from ...core.parallel_env import BatchedParallelEnv

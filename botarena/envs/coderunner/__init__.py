@@ -57,6 +57,10 @@ Version history
     ``maze``; the step prefetches the cache lines of the env it will step next
     (``prefetch.py``) and writes VISITED only for a first visit (``new_visit``).
 """
+from ...core import cache
+
+cache.configure("coderunner")  # before this game's kernels are defined
+
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from ...core.parallel_env import BatchedParallelEnv
