@@ -5,10 +5,11 @@ import pytest
 from gymnasium import spaces
 from pettingzoo.test import parallel_api_test
 
+from botarena.envs.ants.constants import HILL_REACH
 from botarena.envs.ants_v0 import AntsGame, Config, Plane, parallel_env
 from botarena.envs.ants_v0 import env as aec_env
 
-from test_ants_helpers import E, S, new_game, turn
+from test_ants_helpers import E, S, W, new_game, turn
 
 
 
@@ -31,7 +32,7 @@ def test_spaces():
     assert space.shape == (400,) and (space.nvec == 5).all()
     assert env.action_space("colony_1") is space
     obs_space = env.observation_space("colony_0")
-    assert obs_space.shape == (11, 20, 20) and obs_space.dtype == np.uint8 and obs_space.high.max() == 255
+    assert obs_space.shape == (12, 20, 20) and obs_space.dtype == np.uint8 and obs_space.high.max() == 255
     game = env.game
     assert game.action_shape() == (400,) and game.action_values() == 5 and game.num_actions() == 2000
     obs, infos = env.reset(seed=0)
@@ -106,6 +107,44 @@ def test_razed_hill_is_half_and_stored_food_plane():
     assert obs[1, Plane.ENEMY_HILLS, 0, 5] == 128
     assert obs[1, Plane.STORED_FOOD, 0, 0] == round(255 * 9 / 20)   # one ant spawned on hill 1
     assert obs[0, Plane.TURN, 0, 0] == round(255 * 1 / 300)
+
+
+def proximity_steps(obs_plane):
+    """A HILL_PROXIMITY plane (uint8) as steps to the nearest standing enemy hill: -1 where
+    it shows 0 (water, cut off, no such hill)."""
+    plane = obs_plane.astype(int)
+    return np.where(plane > 0, np.round((255 - plane) * HILL_REACH / 255).astype(int), -1)
+
+
+def test_hill_proximity_plane_counts_steps_over_land_and_drops_a_razed_hill():
+    # colony 0's hill at (0, 0); colony 1's at (6, 0), walled off from the left half but
+    # for the gap at (3, 3): its distances run round the water
+    game = new_game(["A..%..B",
+                     "...%...",
+                     "...%...",
+                     "......."], stored_food=[0, 0])
+    assert proximity_steps(game.obs[0, 0, Plane.HILL_PROXIMITY]).tolist() == [
+        [12, 11, 10, -1, 2, 1, 0],
+        [11, 10, 9, -1, 3, 2, 1],
+        [10, 9, 8, -1, 4, 3, 2],
+        [9, 8, 7, 6, 5, 4, 3]]
+    assert proximity_steps(game.obs[0, 1, Plane.HILL_PROXIMITY]).tolist() == [
+        [0, 1, 2, -1, 10, 11, 12],
+        [1, 2, 3, -1, 9, 10, 11],
+        [2, 3, 4, -1, 8, 9, 10],
+        [3, 4, 5, 6, 7, 8, 9]]
+    assert game.obs[0, 0, Plane.HILL_PROXIMITY, 0, 6] == 255
+    # colony 1 steps onto colony 0's hill from (1, 0): razed, colony 1 has no standing
+    # enemy hill left, colony 0's plane is unchanged
+    game = new_game(["Ab.%..B",
+                     "...%...",
+                     "...%...",
+                     "......."], stored_food=[0, 0], attack_radius2=0)
+    before = game.obs[0, 0, Plane.HILL_PROXIMITY].copy()
+    snap = turn(game, {0: {(0, 0): E}, 1: {(1, 0): W}})   # the two ants swap
+    assert snap["board"][0][:2] == "Ba" and snap["scores"].tolist() == [0, 3]
+    assert (game.obs[0, 1, Plane.HILL_PROXIMITY] == 0).all()
+    assert np.array_equal(game.obs[0, 0, Plane.HILL_PROXIMITY], before)
 
 
 def _trajectory(seed, num_envs=1, e=0, steps=120, config=None):

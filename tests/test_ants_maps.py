@@ -5,6 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from botarena.envs.ants.constants import NUM_PLANES
 from botarena.envs.ants.maps import generate_map, load_map, parse_ppm
 from botarena.envs.ants_v0 import AntsGame, Config
 
@@ -49,7 +50,7 @@ def test_shared_map_plays(path, players):
             game.actions[:, a] = out
         game.step(autoreset=True)
         ends += int(game.terminated.all(axis=1).sum() + game.truncated.all(axis=1).sum())
-        assert game.obs.shape == (2, players, 11, game.height, game.width)
+        assert game.obs.shape == (2, players, NUM_PLANES, game.height, game.width)
         for e in range(2):
             rows = game.board_rows(e)
             assert len(rows) == game.height

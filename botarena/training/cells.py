@@ -3,7 +3,7 @@
     python -m botarena.training.ppo --env ants_v0 --arch cells
 
 For an action space ``MultiDiscrete([n] * H*W)`` (cell ``y * W + x``) over observations
-``Box(C, H, W)`` (ants_v0: 11 planes, 5 commands).  ``CellsPolicy`` is a
+``Box(C, H, W)`` (ants_v0: 12 planes, 5 commands).  ``CellsPolicy`` is a
 ``MaskableActorCriticPolicy``, so ``MaskablePPO("...", policy=CellsPolicy)``, ``save``,
 ``MaskablePPO.load`` and ``evaluate`` work as for the stock policies:
 

@@ -14,11 +14,14 @@ Actions
     target is on the map and not water.  Illegal commands are accepted: the ant stays.
 
 Observations
-    ``Box(11, H, W)``, planes ``obs[plane, y, x]`` from the colony's own side
+    ``Box(12, H, W)``, planes ``obs[plane, y, x]`` from the colony's own side
     (``constants.Plane``): own ants, enemy ants by relative index (next colony, the one
     after, ...; 3 planes, zero beyond the game's colonies), food, own hills, enemy hills
-    (full standing, half razed), water, and constant planes of stored food (capped at 20),
-    turn / max_turns and colonies still in / colonies.  ``obs_dtype="uint8"`` (default,
+    (full standing, half razed), water, constant planes of stored food (capped at 20),
+    turn / max_turns and colonies still in / colonies, and the proximity of the nearest
+    standing enemy hill over land (full on it, 1/64 less per step, 0 from 64 steps, cut
+    off or water: a way to the enemy that the convolutions of a policy cannot see from
+    afar; redrawn when a hill is razed).  ``obs_dtype="uint8"`` (default,
     0..255, full = 255) or ``"float32"`` (0..1).  A step updates the game's planes and
     masks in place (the front-ends hand out copies; nothing else may write them).
 
@@ -55,7 +58,7 @@ masses out of greedy's reach and storms the nearest enemy hill from turn ``RAID_
 write a whole command grid.
 
 Version history
-    v0: first release.
+    v0: first release (before it: the HILL_PROXIMITY plane added as plane 11).
 """
 from ...core import cache
 

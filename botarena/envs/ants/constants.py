@@ -52,10 +52,15 @@ class Plane(IntEnum):
     STORED_FOOD = 8        # constant: min(stored food, FOOD_OBS_CAP) / FOOD_OBS_CAP
     TURN = 9               # constant: turn / max_turns
     ALIVE_PLAYERS = 10     # constant: colonies still in the game / colonies
+    HILL_PROXIMITY = 11    # full on a standing enemy hill, falling to 0 at HILL_REACH steps
 
 
 NUM_PLANES = len(Plane)
 FOOD_OBS_CAP = 20
+# HILL_PROXIMITY: a land cell d steps (moves over land) from the nearest standing enemy
+# hill shows full * (HILL_REACH - d) / HILL_REACH; cells HILL_REACH or more steps away,
+# cut off, or water show 0.  64: 4 uint8 values a step, across any map up to 32 x 32.
+HILL_REACH = 64
 
 # win_loss rank key: (turn of elimination, or max_turns + 1 while alive) * weight + score
 RANK_TURN_WEIGHT = 1.0e7

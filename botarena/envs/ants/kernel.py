@@ -24,7 +24,7 @@ from ...core.jit import batch_drivers, copy_into, fill_plane
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from ...core.prefetch import LINE, prefetch
-from .constants import FOOD_OBS_CAP, NUM_COMMANDS, Plane
+from .constants import COMMAND_DELTAS, FOOD_OBS_CAP, HILL_REACH, NUM_COMMANDS, Plane
 from .rules import add_ant, legal_commands, play_turn, spawn_food, update_rank_keys
 
 Params = namedtuple("Params", [
@@ -38,6 +38,7 @@ P_OWN, P_FOOD, P_OWN_HILLS, P_ENEMY_HILLS, P_WATER = (
     int(Plane.OWN_ANTS), int(Plane.FOOD), int(Plane.OWN_HILLS), int(Plane.ENEMY_HILLS),
     int(Plane.WATER))
 P_STORED, P_TURN, P_ALIVE = int(Plane.STORED_FOOD), int(Plane.TURN), int(Plane.ALIVE_PLAYERS)
+P_PROXIMITY = int(Plane.HILL_PROXIMITY)
 AHEAD_LISTS = 4    # while it steps env e, the step driver prefetches the lists of env
 AHEAD = 2          # e + AHEAD_LISTS and the lines at the ants of env e + AHEAD (read there)
 
@@ -192,6 +193,56 @@ def show_hills_and_counts(s, p, e, planes, whole):
 
 
 @njit(cache=True, _nrt=False)
+def razed_hills(s, e):
+    """How many of env e's hills are razed (a turn that razes one redraws the proximity
+    planes)."""
+    razed = 0
+    for h in range(s.hill_razed.shape[1]):
+        razed += s.hill_razed[e, h]
+    return razed
+
+
+@njit(cache=True, _nrt=False)
+def show_hill_proximity(s, p, e, planes):
+    """Every colony's HILL_PROXIMITY plane, drawn whole: a breadth-first search over land
+    from the standing hills of the other colonies, ``HILL_REACH - 1`` steps deep
+    (``s.cells`` is its queue)."""
+    width = s.ant_at.shape[2]
+    n = s.ant_at.shape[1] * width
+    hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
+    queue = s.cells[e]
+    for a in range(planes.shape[0]):
+        near = planes[a, P_PROXIMITY * n:(P_PROXIMITY + 1) * n]
+        for c in range(n):
+            near[c] = 0
+        tail = 0
+        for h in range(hill_x.shape[0]):
+            owner = hill_owner[h]
+            if owner < 0 or owner == a or hill_razed[h]:
+                continue
+            c = hill_y[h] * width + hill_x[h]
+            near[c] = p.on
+            queue[tail] = c
+            tail += 1
+        head = 0
+        for d in range(1, HILL_REACH):
+            if head == tail:
+                break
+            value = p.full * (HILL_REACH - d) / HILL_REACH + p.round
+            ring_end = tail
+            while head < ring_end:
+                c = int(queue[head])
+                head += 1
+                for k in range(1, NUM_COMMANDS):
+                    if p.move_ok[c, k]:
+                        nc = c + COMMAND_DELTAS[k, 1] * width + COMMAND_DELTAS[k, 0]
+                        if near[nc] == 0:
+                            near[nc] = value
+                            queue[tail] = nc
+                            tail += 1
+
+
+@njit(cache=True, _nrt=False)
 def observe_env(s, p, e, obs, masks):
     """Every colony's planes (``obs[a]``, see constants.Plane) and action mask of env e,
     written whole (after a reset, or a position set from outside): the planes before the
@@ -211,27 +262,31 @@ def observe_env(s, p, e, obs, masks):
     mark_ants(s, p, e, planes, masks, True)
     show_food(s, p, e, planes, 0)
     show_hills_and_counts(s, p, e, planes, True)
+    show_hill_proximity(s, p, e, planes)
 
 
 @njit(cache=True, _nrt=False)
 def before_turn(s, p, e, planes, masks):
     """What a step's in-place update needs from the state the planes show: its ants'
-    marks cleared, its food list kept (``shown_x``/``shown_y``); returns its length."""
+    marks cleared, its food list kept (``shown_x``/``shown_y``); returns that list's
+    length and the number of razed hills."""
     mark_ants(s, p, e, planes, masks, False)
     food_x, food_y, shown_x, shown_y = s.food_x[e], s.food_y[e], s.shown_x[e], s.shown_y[e]
     for f in range(s.num_food[e]):
         shown_x[f] = food_x[f]
         shown_y[f] = food_y[f]
-    return s.num_food[e]
+    return s.num_food[e], razed_hills(s, e)
 
 
 @njit(cache=True, _nrt=False)
-def after_turn(s, p, e, planes, masks, shown):
+def after_turn(s, p, e, planes, masks, shown, razed):
     """The planes and masks updated in place to the state the turn ended on (nothing
-    else may write them between steps)."""
+    else may write them between steps); ``shown``, ``razed``: as ``before_turn`` found."""
     mark_ants(s, p, e, planes, masks, True)
     show_food(s, p, e, planes, shown)
     show_hills_and_counts(s, p, e, planes, False)
+    if razed_hills(s, e) != razed:
+        show_hill_proximity(s, p, e, planes)
 
 
 @njit(cache=True, _nrt=False)
@@ -314,9 +369,9 @@ def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated,
             prefetch_ants(s, e + AHEAD, planes[e + AHEAD], masks[e + AHEAD], actions[e + AHEAD])
         if s.over[e]:
             continue
-        shown = before_turn(s, p, e, planes[e], masks[e])
+        shown, razed = before_turn(s, p, e, planes[e], masks[e])
         done = step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e])
-        after_turn(s, p, e, planes[e], masks[e], shown)
+        after_turn(s, p, e, planes[e], masks[e], shown, razed)
         if done and autoreset:
             copy_into(final_obs[e], obs[e])
             copy_into(final_scores[e], s.scores[e])

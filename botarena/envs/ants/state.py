@@ -32,7 +32,8 @@ hills of the map; ``A`` the number of colonies.  No array grows with the number 
 | focus         | [E, C] int32          | scratch: focus_split of each ant                        |
 | dead          | [E, C] bool           | scratch: ants marked to die                             |
 | order         | [E, K] int32          | scratch: a colony's free hills, shuffled                |
-| cells         | [E, C] int16 (*)      | scratch: candidate cells for new food                   |
+| cells         | [E, C] int16 (*)      | scratch: candidate cells for new food; the queue of the |
+|               |                       | hill-proximity search (kernel)                          |
 | box           | [E, A, 4] int32       | scratch: each colony's ants' bounding box (rules)       |
 | shown_x/_y    | [E, C] int16          | scratch: the food list the planes show (kernel)         |
 | rng           | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                   |
