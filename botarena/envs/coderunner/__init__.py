@@ -47,7 +47,11 @@ Other views
     ``runners``, ``scores``, ``dig_delay``, ``enemies``, ``enemy_master``, ...
     ``env.state()``: float32 planes.  Render modes ``ansi``, ``rgb_array``, ``human``.
 
-Scripted bots (``bots.py``): ``random``, ``greedy``, ``trapper``.
+Scripted bots (``bots.py``): ``random``; ``greedy`` (to the nearest gold, avoiding
+    enemies); ``trapper`` (greedy that digs when an enemy or the opponent is near on its
+    row); ``racer`` (races for the gold it reaches before the opponent, visits new cells
+    meanwhile, keeps out of dead ends, digs pits under the opponent's next step: the
+    strongest, the teacher to clone).
 
 Version history
     v0: first release (unreleased).  Before release the observation went from 16 planes
