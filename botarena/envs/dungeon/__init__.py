@@ -48,7 +48,9 @@ Other views
     ``players``, ``bombs``, ``positions``, ``scores``, ``turns_left``, ...  ``env.state()``:
     float32 planes in absolute terms.  Render modes ``ansi``, ``rgb_array``, ``human``.
 
-Scripted bots (``bots.py``): ``random``, ``safe_bomber`` (alias ``greedy``), ``aggressive``.
+Scripted bots (``bots.py``): ``random``, ``safe_bomber`` (alias ``greedy``), ``aggressive``,
+``trapper`` (the most points per step: ore's last hits, ammo, no bombs on doomed blocks;
+bombs opponents that its blast leaves no escape).
 
 Version history
     v0: first release (unreleased additions: ``view="ego"``, ``hurt_penalty``).

@@ -1,12 +1,12 @@
 """Scripted dungeon players, jitted and batched: ``random``, ``safe_bomber`` (alias
-``greedy``) and ``aggressive``.
+``greedy``), ``aggressive`` and ``trapper``.
 
 Each bot is ``bot(s, p, env_ids, agent_ids, out)``: it writes into ``out[i]`` the action of
 player ``agent_ids[i]`` in env ``env_ids[i]``.  They change no game state (only the
-``hit_in`` scratch), and their random choices come from each env's ``AGENT`` stream,
-never from the game's own.
+``hit_in``, ``blast`` and ``chain`` scratch; what they try out on the board is put back),
+and their random choices come from each env's ``AGENT`` stream, never from the game's own.
 
-Both planners read a danger map: for every cell, the number of ticks until a fire hits
+The planners read a danger map: for every cell, the number of ticks until a fire hits
 it (1 = during the next tick), from the fire on the board and from every bomb's blast on
 the current board, chains included (``kernel.hit_times``).
 
@@ -17,6 +17,19 @@ opponent, too) and an escape path exists with that bomb added; else it walks, th
 cells no fire will hit, towards the nearest such bombing cell, ammo or treasure; else
 it waits.  ``aggressive`` does the same but prefers cells from which its blast covers an
 opponent, and walks towards opponents when nothing else is in reach.
+
+``trapper`` escapes the same way; otherwise it goes for the cell, among those it can
+walk to through cells no fire will hit, with the most points per step (value / (steps +
+``WALK_OVERHEAD``)), and bombs on arrival (only where ``safe_bomber`` would find an
+escape).  A cell's value: ammo (``AMMO_VALUE``), treasure, and with ammo in hand the
+blocks its blast would reach counted with the bombs already on the board: a block those
+bombs destroy is worth nothing, the hit that breaks a block pays its points (an ore block
+with one hit left: the ore's 10), an earlier hit on ore ``ORE_SHARE`` of its points split
+over the hits left; plus ``hit_points`` if a bomb there would leave an opponent in its
+blast no escape (``safe_bomber``'s own escape search finds none, so it stays and is hit).
+With nothing worth a step it walks towards the nearest opponent.  Against
+``safe_bomber`` it wins mostly on ore (it takes the last hits and wastes no bombs on
+blocks already doomed) and on the traps.
 """
 import numpy as np
 from numba import njit
@@ -28,6 +41,11 @@ from .rules import ACTION_DELTAS, BOMB_ACTION, can_enter, legal_actions, reach
 
 NO_DANGER = 1 << 30
 NO_ESCAPE = -1
+SAFE, AGGRESSIVE, TRAPPER = 0, 1, 2     # _plan's styles
+AMMO_VALUE = 4.0        # trapper: points an ammo token is worth (the blocks of a next bomb)
+ORE_SHARE = 0.5         # trapper: share of the ore's points credited to the hits before the last
+WALK_OVERHEAD = 4.0     # trapper: steps added to every walk (placing the bomb, running off)
+NO_TARGET = -1
 
 
 @njit(cache=True)
@@ -186,7 +204,117 @@ def _towards(s, e, a, danger, dist, queue, first, rot, hunt, blocks, items, oppo
 
 
 @njit(cache=True)
-def _plan(s, p, env_ids, agent_ids, out, aggressive):
+def _bomb_traps(s, p, e, a, x, y, danger, scratch, dist, queue, first):
+    """Whether a bomb placed by player a standing at (x, y) would leave an opponent in its
+    blast no escape (``_escape`` finds none) while a could still escape."""
+    tiles, bomb_grid, positions, alive = s.tiles[e], s.bomb_grid[e], s.positions[e], s.alive[e]
+    x0, y0 = positions[a, 0], positions[a, 1]
+    positions[a, 0], positions[a, 1] = x, y   # tried there (restored below)
+    trapped = False
+    if _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first):   # scratch: with it
+        bomb_grid[y, x] = s.num_bombs[e] + 1
+        for b in range(positions.shape[0]):
+            if b == a or not alive[b] or scratch[positions[b, 1], positions[b, 0]] == NO_DANGER:
+                continue
+            if _escape(tiles, bomb_grid, positions, b, scratch, dist, queue, first, 0) == NO_ESCAPE:
+                trapped = True
+        bomb_grid[y, x] = 0
+    positions[a, 0], positions[a, 1] = x0, y0
+    return trapped
+
+
+@njit(cache=True)
+def _pending_hits(s, e, x, y):
+    """How many bombs on the board will hit the block at (x, y) (their arms in ``s.blast``,
+    as ``danger_map`` left them)."""
+    blast = s.blast[e]
+    n = 0
+    for b in range(s.num_bombs[e]):
+        for d in range(4):
+            r = blast[b, d]
+            if r > 0 and s.bomb_x[e, b] + r * ACTION_DELTAS[d + 1, 0] == x and \
+                    s.bomb_y[e, b] + r * ACTION_DELTAS[d + 1, 1] == y:
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _bomb_value(s, p, e, x, y, power):
+    """The points a bomb at (x, y) is worth for the blocks it would hit, after the bombs
+    already on the board: the hit that breaks a block pays its points, an earlier hit on
+    ore ``ORE_SHARE`` of its points over the hits left, a block they destroy nothing."""
+    tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
+    value = 0.0
+    for d in range(1, 5):
+        r = reach(tiles, bomb_grid, x, y, d, power)
+        if r == 0:
+            continue
+        cx, cy = x + r * ACTION_DELTAS[d, 0], y + r * ACTION_DELTAS[d, 1]
+        t = tiles[cy, cx]
+        if t == WOOD:
+            left, points = 1, p.wood_points
+        elif t == ORE:
+            left, points = int(s.ore_hp[e, cy, cx]), p.ore_points
+        else:
+            continue
+        left -= _pending_hits(s, e, cx, cy)
+        if left == 1:
+            value += points
+        elif left > 1:
+            value += ORE_SHARE * points / left
+    return value
+
+
+@njit(cache=True)
+def _best_target(s, p, e, a, danger, scratch, dist, queue, first, dist2, queue2, first2, rot):
+    """First move towards the cell worth the most points per step (see the module
+    docstring), through cells no fire will hit; 0: bomb here; NO_TARGET if nothing is
+    worth a step.  ``dist2``, ``queue2``, ``first2``: scratch of the searches it tries."""
+    tiles, bomb_grid, positions, alive = s.tiles[e], s.bomb_grid[e], s.positions[e], s.alive[e]
+    height, width = tiles.shape
+    power = s.power[e, a]
+    armed = s.ammo[e, a] > 0
+    x0, y0 = positions[a, 0], positions[a, 1]
+    bomb_here = armed and bomb_grid[y0, x0] == 0 and \
+        _bomb_is_safe(s, p, e, a, danger, scratch, dist2, queue2, first2)
+    dist[:] = -1
+    dist[y0, x0] = 0
+    first[y0, x0] = 0
+    queue[0] = y0 * width + x0
+    head, tail = 0, 1
+    best, best_move = 0.0, NO_TARGET
+    while head < tail:
+        c = queue[head]
+        head += 1
+        y, x = c // width, c % width
+        value = 0.0
+        if tiles[y, x] == AMMO:
+            value += AMMO_VALUE
+        elif tiles[y, x] == TREASURE:
+            value += p.treasure_points
+        if armed and bomb_grid[y, x] == 0 and (dist[y, x] > 0 or bomb_here):
+            value += _bomb_value(s, p, e, x, y, power)
+            if _blast_hits(tiles, bomb_grid, positions, alive, a, x, y, power, False, True) and \
+                    _bomb_traps(s, p, e, a, x, y, danger, scratch, dist2, queue2, first2):
+                value += p.hit_points
+        if value / (dist[y, x] + WALK_OVERHEAD) > best:
+            best, best_move = value / (dist[y, x] + WALK_OVERHEAD), first[y, x]
+        for j in range(4):
+            d = 1 + (j + rot) % 4
+            nx, ny = x + ACTION_DELTAS[d, 0], y + ACTION_DELTAS[d, 1]
+            if not can_enter(tiles, bomb_grid, positions, nx, ny) or dist[ny, nx] >= 0:
+                continue
+            if danger[ny, nx] != NO_DANGER:
+                continue
+            dist[ny, nx] = dist[y, x] + 1
+            first[ny, nx] = d if dist[y, x] == 0 else first[y, x]
+            queue[tail] = ny * width + nx
+            tail += 1
+    return best_move
+
+
+@njit(cache=True)
+def _plan(s, p, env_ids, agent_ids, out, style):
     if env_ids.shape[0] == 0:
         return
     height, width = s.tiles.shape[1], s.tiles.shape[2]
@@ -195,6 +323,10 @@ def _plan(s, p, env_ids, agent_ids, out, aggressive):
     dist = np.empty((height, width), dtype=np.int32)
     first = np.zeros((height, width), dtype=np.int32)
     queue = np.empty(height * width, dtype=np.int32)
+    dist2 = np.empty((height, width), dtype=np.int32)
+    first2 = np.zeros((height, width), dtype=np.int32)
+    queue2 = np.empty(height * width, dtype=np.int32)
+    aggressive = style == AGGRESSIVE
     for i in range(env_ids.shape[0]):
         e, a = env_ids[i], agent_ids[i]
         out[i] = 0
@@ -207,6 +339,17 @@ def _plan(s, p, env_ids, agent_ids, out, aggressive):
         if danger[y, x] != NO_DANGER:
             move = _escape(tiles, bomb_grid, positions, a, danger, dist, queue, first, rot)
             out[i] = move if move > 0 else 0
+            continue
+        if style == TRAPPER:
+            move = _best_target(s, p, e, a, danger, scratch, dist, queue, first, dist2, queue2,
+                                first2, rot)
+            if move == 0:
+                out[i] = BOMB_ACTION
+            elif move == NO_TARGET:
+                out[i] = _towards(s, e, a, danger, dist, queue, first, rot, False, False, False,
+                                  True)
+            else:
+                out[i] = move
             continue
         can_bomb = s.ammo[e, a] > 0 and bomb_grid[y, x] == 0
         if can_bomb and _blast_hits(tiles, bomb_grid, positions, alive, a, x, y, s.power[e, a],
@@ -227,14 +370,20 @@ def _plan(s, p, env_ids, agent_ids, out, aggressive):
 @njit(cache=True)
 def safe_bomber(s, p, env_ids, agent_ids, out):
     """Bombs blocks, collects ammo and treasure, never stands in a blast it can foresee."""
-    _plan(s, p, env_ids, agent_ids, out, False)
+    _plan(s, p, env_ids, agent_ids, out, SAFE)
 
 
 @njit(cache=True)
 def aggressive(s, p, env_ids, agent_ids, out):
     """Hunts the opponents (bombs them when its blast reaches them), safely."""
-    _plan(s, p, env_ids, agent_ids, out, True)
+    _plan(s, p, env_ids, agent_ids, out, AGGRESSIVE)
+
+
+@njit(cache=True)
+def trapper(s, p, env_ids, agent_ids, out):
+    """Goes for the most points per step (ore's last hits, ammo) and traps opponents."""
+    _plan(s, p, env_ids, agent_ids, out, TRAPPER)
 
 
 BOTS = {"random": random, "safe_bomber": safe_bomber, "greedy": safe_bomber,
-        "aggressive": aggressive}
+        "aggressive": aggressive, "trapper": trapper}
