@@ -5,7 +5,7 @@ import numpy as np
 
 # -- tiles (``state.tiles``): what a cell holds besides players, bombs and fire ---------
 FLOOR = 0
-METAL = 1      # indestructible block
+METAL = 1      # indestructible block (the blocks METAL, WOOD, ORE are consecutive codes)
 WOOD = 2       # one hit
 ORE = 3        # ``Config.ore_hp`` hits
 AMMO = 4       # an ammo token on the floor

@@ -8,8 +8,9 @@ from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS
 from .config import Config
-from .constants import (ACTION_NAMES, NUM_ACTIONS, NUM_PLANES, ORE,
-                        RANDOM_BOARD, METAL, WOOD, AMMO, TREASURE)
+from .constants import (ACTION_NAMES, AMMO_OBS_CAP, NUM_ACTIONS, NUM_PLANES, ORE,
+                        POWER_OBS_CAP, RANDOM_BOARD, SCORE_OBS_CAP, METAL, WOOD, AMMO,
+                        TREASURE)
 from .maps import load_board
 from .state import alloc
 
@@ -17,6 +18,15 @@ from .state import alloc
 
 def _lut(values, dtype, full, integer):
     values = np.asarray(values, dtype=np.float64) * full
+    if integer:
+        values = np.floor(values + 0.5)
+    return values.astype(dtype)
+
+
+def _share_lut(counts, total, dtype, full, integer):
+    """``full * count / total`` for each of ``counts`` in the obs dtype (rounded to the
+    nearest where integer): a constant plane's values."""
+    values = full * np.asarray(counts, dtype=np.int64) / total
     if integer:
         values = np.floor(values + 0.5)
     return values.astype(dtype)
@@ -71,6 +81,13 @@ class DungeonGame(BatchedGame):
         danger = np.where(hits >= 1, (fuse + 2 - hits) / (fuse + 1), 0.0)
         danger_lut = _lut(danger, dtype, full, integer)
         hp_lut = _lut(np.arange(c.player_hp + 1) / c.player_hp, dtype, full, integer)
+        time_lut = _share_lut(c.max_ticks - np.arange(c.max_ticks + 1), c.max_ticks, dtype,
+                              full, integer)
+        ammo_lut = _share_lut(np.arange(AMMO_OBS_CAP + 1), AMMO_OBS_CAP, dtype, full, integer)
+        power_lut = _share_lut(np.arange(POWER_OBS_CAP + 1), POWER_OBS_CAP, dtype, full,
+                               integer)
+        score_lut = _share_lut(np.arange(2 * SCORE_OBS_CAP + 1), 2 * SCORE_OBS_CAP, dtype,
+                               full, integer)
         return kernel.Params(
             tiles=tiles, positions=positions, generate=self._template is None,
             symmetric=bool(c.symmetric), metal_blocks=int(c.metal_blocks),
@@ -84,9 +101,9 @@ class DungeonGame(BatchedGame):
             treasure_retry=int(c.treasure_retry), max_ticks=int(c.max_ticks),
             reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
             hurt_penalty=float(c.hurt_penalty), ego=c.view == EGO_VIEW,
-            on=dtype(full), off=dtype(0), full=float(full),
-            round=0.5 if integer else 0.0,
+            on=dtype(full), off=dtype(0),
             ore_lut=ore_lut, bomb_lut=bomb_lut, danger_lut=danger_lut, hp_lut=hp_lut,
+            time_lut=time_lut, ammo_lut=ammo_lut, power_lut=power_lut, score_lut=score_lut,
         )
 
     def observation_shape(self):

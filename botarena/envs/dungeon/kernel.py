@@ -3,22 +3,24 @@
 ``p``, the params tuple: the map template (``tiles``, ``positions``) or the generator's
 counts, every rule number of ``Config``, the reward mode, ``max_steps``, and the
 observation's values in the obs dtype: ``on`` / ``off`` (binary planes), ``ore_lut[hp]``,
-``bomb_lut[timer]``, ``danger_lut[ticks until the fire hits]``, ``hp_lut[hp]``, and
-``full`` / ``round`` for the constant planes (``round`` is 0.5 where they are stored as
-integers, so that the store rounds).
+``bomb_lut[timer]``, ``danger_lut[ticks until the fire hits]``, ``hp_lut[hp]``, and the
+constant planes' ``time_lut[tick]``, ``ammo_lut[min(ammo, AMMO_OBS_CAP)]``,
+``power_lut[min(power, POWER_OBS_CAP)]`` and ``score_lut[margin + SCORE_OBS_CAP]``
+(a table lookup instead of a division per plane and player at every step).
 
 Speed: the functions that take the whole state ``s`` and params ``p`` (``step_env``,
-``observe_env``, ``blast_times``, ``rules.play_tick``) are inlined into the batch drivers
-(``inline='always'``): a real call passes every array of both tuples by value, a few KB
-per call.  The loop bodies (``reset_range``, ``step_range``, see ``core.jit``) take the
-flat-cell views (``flat_cells``) once per range, since numba's reshape is a call too.
-A step redraws
-the observation only where it changed (``observe_env``; a new game draws it whole): the
-kernels must be the only writers of the observation buffers.  A constant plane is only
-touched when its value changed (``shown_consts`` holds the values drawn), and the step
-loop prefetches the scattered observation lines of env e + ``AHEAD`` while it steps env
-e (``prefetch_env``, with ``core.prefetch``): at batch 4096 the planes are far from the
-core.
+``observe_env``, ``blast_arms``, ``chain_times``, ``rules.play_tick``) are inlined into
+the batch drivers (``inline='always'``): a real call passes every array of both tuples by
+value, a few KB per call.  The loop bodies (``reset_range``, ``step_range``, see
+``core.jit``) take the flat-cell views (``flat_cells``) once per range, since numba's
+reshape is a call too.  A step redraws the observation only where it changed
+(``observe_env``; a new game draws it whole): the kernels must be the only writers of the
+observation buffers.  A constant plane is only touched when its value changed
+(``shown_consts`` holds the values drawn), and the bombs' blast arms are kept between
+steps while no bomb or block changed (``draw_marks``).  The step loop prefetches the lines
+of env e + ``AHEAD`` (its state's grids and lists, its scattered observation lines) while
+it steps env e (``prefetch_env``, with ``core.prefetch``): at batch 4096 they are far
+from the core.
 """
 from collections import namedtuple
 
@@ -40,8 +42,8 @@ Params = namedtuple("Params", [
     "ore_blocks", "map_ammo", "player_hp", "player_ammo", "bomb_power", "bomb_fuse", "ore_hp",
     "wood_points", "ore_points", "treasure_points", "hit_points", "ammo_lifetime",
     "ammo_delay", "treasure_min", "treasure_max", "treasure_retry", "max_ticks",
-    "reward_mode", "max_steps", "hurt_penalty", "ego", "on", "off", "full", "round", "ore_lut", "bomb_lut", "danger_lut",
-    "hp_lut",
+    "reward_mode", "max_steps", "hurt_penalty", "ego", "on", "off", "ore_lut", "bomb_lut",
+    "danger_lut", "hp_lut", "time_lut", "ammo_lut", "power_lut", "score_lut",
 ])
 
 # plane indices as plain ints (numba indexes with IntEnum members more slowly)
@@ -97,13 +99,28 @@ def reset_env(s, p, e):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def blast_times(s, e, hit_in, blast, chain):
-    """``hit_in[b]`` as in ``hit_times``; also ``blast[b, d]``: bomb b's reach in direction
-    d (0..3: up, down, left, right) on the current board, and ``chain[b, d]``: the bomb
-    that arm ends on (-1: none).  Each reach is computed once; the chains are then relaxed
-    over those arms only.  Returns the number of bombs."""
+def blast_arms(s, e, blast, chain):
+    """``blast[b, d]``: bomb b's reach in direction d (0..3: up, down, left, right) on the
+    current board, and ``chain[b, d]``: the bomb that arm ends on (-1: none)."""
     tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
-    bomb_x, bomb_y, bomb_timer, bomb_power = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e], s.bomb_power[e]
+    bomb_x, bomb_y, bomb_power = s.bomb_x[e], s.bomb_y[e], s.bomb_power[e]
+    for b in range(s.num_bombs[e]):
+        x, y, power = bomb_x[b], bomb_y[b], bomb_power[b]
+        for d in range(4):
+            r = reach(tiles, bomb_grid, x, y, d + 1, power)
+            blast[b, d] = r
+            c = -1
+            if r > 0:
+                cx, cy = x + r * ACTION_DELTAS[d + 1, 0], y + r * ACTION_DELTAS[d + 1, 1]
+                c = bomb_grid[cy, cx] - 1
+            chain[b, d] = c
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def chain_times(s, e, hit_in, chain):
+    """``hit_in[b]`` as in ``hit_times``, from the bombs' timers, the fire on the board
+    and the arms' ``chain`` (see ``blast_arms``); returns the number of bombs."""
+    bomb_grid, bomb_timer = s.bomb_grid[e], s.bomb_timer[e]
     fire_x, fire_y, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_reach[e]
     nb = s.num_bombs[e]
     for b in range(nb):
@@ -119,21 +136,8 @@ def blast_times(s, e, hit_in, blast, chain):
                 if c >= 0:
                     if hit_in[c] > 2:
                         hit_in[c] = 2
-    edges = 0
-    for b in range(nb):
-        x, y, power = bomb_x[b], bomb_y[b], bomb_power[b]
-        for d in range(4):
-            r = reach(tiles, bomb_grid, x, y, d + 1, power)
-            blast[b, d] = r
-            c = -1
-            if r > 0:
-                cx, cy = x + r * ACTION_DELTAS[d + 1, 0], y + r * ACTION_DELTAS[d + 1, 1]
-                c = bomb_grid[cy, cx] - 1
-                if c >= 0:
-                    edges += 1
-            chain[b, d] = c
     # shortest chains (Bellman-Ford: settled after nb - 1 passes, whatever the order)
-    changed = edges > 0
+    changed = True
     passes = 0
     while changed and passes < nb:
         changed = False
@@ -153,8 +157,9 @@ def blast_times(s, e, hit_in, blast, chain):
 def hit_times(s, e, hit_in):
     """``hit_in[b]``: ticks until bomb b's fire hits (1 = during the next tick), chains
     included, on the current board; returns the number of bombs.  (Fills the ``blast`` and
-    ``chain`` scratch too.)"""
-    return blast_times(s, e, hit_in, s.blast[e], s.chain[e])
+    ``chain`` arms too, see ``blast_arms``.)"""
+    blast_arms(s, e, s.blast[e], s.chain[e])
+    return chain_times(s, e, hit_in, s.chain[e])
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -175,7 +180,7 @@ def observe_env(s, p, e, board, ore, planes, windows, masks, whole):
     num_players = planes.shape[0]
     on, off = p.on, p.off
     draw_tiles(s.shown_tiles[e], s.shown_ore[e], board, ore, planes, on, off, p.ore_lut, whole)
-    time_left = p.full * (p.max_ticks - s.tick[e]) / p.max_ticks + p.round
+    time_left = p.time_lut[s.tick[e]]
     for a in range(num_players):
         draw_constant(planes[a], P_TIME, time_left, s.shown_consts[e, a], whole)
     draw_marks(s, p, e, planes, whole)
@@ -190,16 +195,11 @@ def observe_env(s, p, e, board, ore, planes, windows, masks, whole):
             if b != a and scores[b] > best:
                 best = scores[b]
         margin = min(max(scores[a] - best, -SCORE_OBS_CAP), SCORE_OBS_CAP)
-        hp_value = min(max(hp[a], 0), p.player_hp) / p.player_hp
         shown = s.shown_consts[e, a]
-        draw_constant(mine, P_HP, p.full * hp_value + p.round, shown, whole)
-        draw_constant(mine, P_AMMO_LEFT,
-                      p.full * min(ammo[a], AMMO_OBS_CAP) / AMMO_OBS_CAP + p.round, shown, whole)
-        draw_constant(mine, P_POWER,
-                      p.full * min(power[a], POWER_OBS_CAP) / POWER_OBS_CAP + p.round, shown, whole)
-        draw_constant(mine, P_SCORE,
-                      p.full * (margin + SCORE_OBS_CAP) / (2 * SCORE_OBS_CAP) + p.round, shown,
-                      whole)
+        draw_constant(mine, P_HP, p.hp_lut[min(max(hp[a], 0), p.player_hp)], shown, whole)
+        draw_constant(mine, P_AMMO_LEFT, p.ammo_lut[min(ammo[a], AMMO_OBS_CAP)], shown, whole)
+        draw_constant(mine, P_POWER, p.power_lut[min(power[a], POWER_OBS_CAP)], shown, whole)
+        draw_constant(mine, P_SCORE, p.score_lut[margin + SCORE_OBS_CAP], shown, whole)
         legal_actions(tiles, bomb_grid, positions, alive, ammo, a, masks[a])
         if p.ego:
             ego_window(mine, s.tiles.shape[1], s.tiles.shape[2], positions[a], on, off,
@@ -208,8 +208,8 @@ def observe_env(s, p, e, board, ore, planes, windows, masks, whole):
 
 @njit(cache=True, _nrt=False, inline='always')
 def draw_constant(planes, k, value, shown, whole):
-    """Constant plane k of one player's ``planes`` set to ``value`` (cast to the obs dtype
-    in ``shown[k]``, that player's ``shown_consts``: the values last drawn) where that
+    """Constant plane k of one player's ``planes`` set to ``value`` (in the obs dtype;
+    ``shown[k]``, that player's ``shown_consts``: the values last drawn) where that
     changed, or if ``whole``: an unchanged plane is not touched, not even brought into the
     cache (``fill_plane`` would read its first cell)."""
     old = shown[k]
@@ -245,11 +245,16 @@ def draw_tiles(shown_tiles, shown_ore, board, ore, planes, on, off, ore_lut, who
 def draw_marks(s, p, e, planes, whole):
     """The bombs and danger planes, drawn for player 0 and copied: fire (hits during the
     next tick), then the bombs' future fire (chains included).  Skipped while there are
-    no bombs or fire and none were drawn (``marked``)."""
+    no bombs or fire and none were drawn (``marked_bombs``, ``marked_fires``: the counts
+    drawn last).  The bombs' arms (``blast``, ``chain``) are kept from the last draw
+    unless bombs or blocks changed since: a new bomb (more bombs, no fire now), an
+    explosion (fire now) or a block broken or bomb set off (fire during the last tick,
+    the fire drawn last)."""
     nb, nf = s.num_bombs[e], s.num_fires[e]
-    if not whole and not s.marked[e] and nb == 0 and nf == 0:
+    drawn_bombs, drawn_fires = s.marked_bombs[e], s.marked_fires[e]
+    if not whole and drawn_bombs == 0 and drawn_fires == 0 and nb == 0 and nf == 0:
         return
-    s.marked[e] = nb > 0 or nf > 0
+    s.marked_bombs[e], s.marked_fires[e] = nb, nf
     width = s.tiles.shape[2]
     off, bomb_lut, danger_lut = p.off, p.bomb_lut, p.danger_lut
     mine = planes[0]
@@ -269,8 +274,10 @@ def draw_marks(s, p, e, planes, whole):
                 i = ((fire_y[f] + k * ACTION_DELTAS[d + 1, 1]) * width
                      + fire_x[f] + k * ACTION_DELTAS[d + 1, 0])
                 danger[i] = soonest
-    hit_in, blast = s.hit_in[e], s.blast[e]
-    blast_times(s, e, hit_in, blast, s.chain[e])
+    hit_in, blast, chain = s.hit_in[e], s.blast[e], s.chain[e]
+    if whole or nf > 0 or drawn_fires > 0 or nb != drawn_bombs:
+        blast_arms(s, e, blast, chain)
+    chain_times(s, e, hit_in, chain)
     bomb_x, bomb_y, bomb_timer = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e]
     horizon = danger_lut.shape[0] - 1
     last_fuse = bomb_lut.shape[0] - 1
@@ -325,14 +332,45 @@ def draw_players(s, e, planes, on, off, hp_lut, whole):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def prefetch_grid(grid, e):
+    """Prefetch every line of env e's ``grid[e, y, x]``."""
+    height, width = grid.shape[1], grid.shape[2]
+    rows = max(1, LINE // (width * grid.itemsize))    # rows per step: no line skipped
+    for y in range(0, height, rows):
+        prefetch(grid, (e, y, 0))
+    prefetch(grid, (e, height - 1, width - 1))
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def prefetch_env(s, e, planes):
-    """Prefetch the observation lines env e's next observe (``observe_env``) is bound to
-    touch, scattered over its planes (``planes[a, plane, cell]``): every player's cell as
-    last drawn (``shown_at``) in the players' planes, and the bombs and danger planes
-    while they hold or need marks.  A hint only: nothing is written."""
+    """Prefetch the lines env e's next step is bound to touch: its board grids, the first
+    lines of its bombs, fire, ammo and spawn lists and of the bombs' arms, and the
+    observation lines its observe (``observe_env``) touches, scattered over its planes
+    (``planes[a, plane, cell]``): every player's cell as last drawn (``shown_at``) in the
+    players' planes, and the bombs and danger planes while they hold or need marks.  A
+    hint only: nothing is written."""
+    for grid in (s.tiles, s.ore_hp):
+        prefetch_grid(grid, e)
+    prefetch_grid(s.bomb_grid, e)
+    for row in (s.shown_tiles, s.shown_ore):
+        for i in range(0, row.shape[1], LINE):
+            prefetch(row, (e, i))
+    for first in (s.bomb_x, s.bomb_y, s.bomb_timer, s.pending, s.ammo_x, s.ammo_y,
+                  s.ammo_life, s.hit_in):
+        prefetch(first, (e, 0))
+    for first in (s.bomb_owner, s.bomb_power):
+        prefetch(first, (e, 0))
+    for arms in (s.blast, s.fire_reach):
+        prefetch(arms, (e, 0, 0))
+    prefetch(s.chain, (e, 0, 0))
+    if s.num_fires[e] > 0:
+        for first in (s.fire_x, s.fire_y):
+            prefetch(first, (e, 0))
+        prefetch(s.fire_owner, (e, 0))
     shown_at = s.shown_at[e]
     cells = planes.shape[2]
-    marks = s.marked[e] or s.num_bombs[e] > 0 or s.num_fires[e] > 0
+    marks = (s.marked_bombs[e] > 0 or s.marked_fires[e] > 0 or s.num_bombs[e] > 0
+             or s.num_fires[e] > 0)
     for a in range(planes.shape[0]):
         for b in range(shown_at.shape[0]):
             for k in PLAYER_PLANES:

@@ -46,11 +46,8 @@ FIRST_MOVE, LAST_MOVE = 1, 4
 
 @njit(cache=True, _nrt=False)
 def is_block(tile):
-    if tile == METAL:
-        return True
-    if tile == WOOD:
-        return True
-    return tile == ORE
+    """Metal, wood or ore (consecutive tile codes: one comparison pair, no branches)."""
+    return (tile >= METAL) & (tile <= ORE)
 
 
 @njit(cache=True, _nrt=False)
@@ -68,13 +65,10 @@ def can_enter(tiles, bomb_grid, positions, x, y):
     body there."""
     if x < 0 or y < 0 or y >= tiles.shape[0] or x >= tiles.shape[1]:
         return False
-    if is_block(tiles[y, x]):
-        return False
-    if bomb_grid[y, x] != 0:
-        return False
-    if player_at(positions, x, y) >= 0:
-        return False
-    return True
+    free = (not is_block(tiles[y, x])) & (bomb_grid[y, x] == 0)
+    for b in range(positions.shape[0]):       # no early exit: branch-free over the players
+        free &= (positions[b, 0] != x) | (positions[b, 1] != y)
+    return free
 
 
 @njit(cache=True, _nrt=False)
@@ -320,27 +314,35 @@ def explode(s, p, e):
 
 
 @njit(cache=True, _nrt=False)
-def free_cell(tiles, bomb_grid, positions, rng, e):
-    """A random free cell (floor, no bomb, no player or body) as y * width + x, or -1."""
+def free_cell(tiles, bomb_grid, positions, rng, e, row_free):
+    """A random free cell (floor, no bomb, no player or body) as y * width + x, or -1;
+    ``row_free``: scratch (at least ``height`` entries), the free cells of each row."""
     height, width = tiles.shape
-    count = 0
-    for y in range(height):                   # floor without a bomb (one vector pass) ...
+    for y in range(height):                   # floor without a bomb (vector passes) ...
+        n = 0
         for x in range(width):
-            count += (tiles[y, x] == FLOOR) & (bomb_grid[y, x] == 0)
+            n += (tiles[y, x] == FLOOR) & (bomb_grid[y, x] == 0)
+        row_free[y] = n
     for b in range(positions.shape[0]):       # ... but for the players' and bodies' cells
         # (never two on one cell: bodies are solid, so each is subtracted once)
         x, y = positions[b, 0], positions[b, 1]
         if tiles[y, x] == FLOOR and bomb_grid[y, x] == 0:
-            count -= 1
+            row_free[y] -= 1
+    count = 0
+    for y in range(height):
+        count += row_free[y]
     if count == 0:
         return -1
-    k = randint(rng, e, GAME, count)
-    for y in range(height):
-        for x in range(width):
-            if tiles[y, x] == FLOOR and bomb_grid[y, x] == 0 and player_at(positions, x, y) < 0:
-                if k == 0:
-                    return y * width + x
-                k -= 1
+    k = randint(rng, e, GAME, count)          # the k-th free cell, row by row from y = 0
+    y = 0
+    while k >= row_free[y]:
+        k -= row_free[y]
+        y += 1
+    for x in range(width):
+        if tiles[y, x] == FLOOR and bomb_grid[y, x] == 0 and player_at(positions, x, y) < 0:
+            if k == 0:
+                return y * width + x
+            k -= 1
     return -1
 
 
@@ -356,13 +358,13 @@ def place_ammo(s, e, x, y, lifetime):
 def spawn(s, p, e):
     """Phase 7: due ammo spawns and the treasure appear on random free cells."""
     tiles, bomb_grid, positions, pending = s.tiles[e], s.bomb_grid[e], s.positions[e], s.pending[e]
-    width = tiles.shape[1]
+    width, row_free = tiles.shape[1], s.cells[e]
     i = 0
     while i < s.num_pending[e]:
         if pending[i] > 0:
             i += 1
             continue
-        cell = free_cell(tiles, bomb_grid, positions, s.rng, e)
+        cell = free_cell(tiles, bomb_grid, positions, s.rng, e, row_free)
         if cell < 0:
             break                              # no room: every due spawn retries next tick
         place_ammo(s, e, cell % width, cell // width, p.ammo_lifetime)
@@ -370,7 +372,7 @@ def spawn(s, p, e):
         pending[i] = pending[n]
         s.num_pending[e] = n
     if s.treasure_timer[e] <= 0:
-        cell = free_cell(tiles, bomb_grid, positions, s.rng, e)
+        cell = free_cell(tiles, bomb_grid, positions, s.rng, e, row_free)
         if cell < 0:
             s.treasure_timer[e] = 1 + randint(s.rng, e, GAME, p.treasure_retry)
         else:

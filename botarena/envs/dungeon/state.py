@@ -39,14 +39,15 @@ Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``
 | over          | [E] bool              | the game has ended (or was truncated)                  |
 | order         | [E, A] int8           | scratch: this tick's action order                      |
 | marks         | [E, H, W] uint8       | scratch: generator marks, bots' search                 |
-| cells         | [E, C] int32          | scratch: lists of flat cells                           |
+| cells         | [E, C] int32          | scratch: lists of flat cells, free cells per row       |
 | hit_in        | [E, C] int16          | scratch: ticks until each bomb's fire hits (observe)   |
-| blast         | [E, C, 4] int8        | scratch: each bomb's reach up, down, left, right       |
-| chain         | [E, C, 4] int16       | scratch: the bomb each blast arm ends on (-1: none)    |
+| blast         | [E, C, 4] int8        | each bomb's reach up, down, left, right (as last drawn)|
+| chain         | [E, C, 4] int16       | the bomb each blast arm ends on (-1: none; last drawn) |
 | shown_tiles   | [E, C] uint8          | tiles as the observation last drew them                |
 | shown_ore     | [E, C] uint8          | ore hits as the observation last drew them             |
 | shown_at      | [E, A] int32          | flat cell where the observation last drew each player  |
-| marked        | [E] bool              | the bombs and danger planes hold marks                 |
+| marked_bombs  | [E] int32             | bombs the bombs and danger planes last drew            |
+| marked_fires  | [E] int32             | fires the danger plane last drew                       |
 | rng           | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                  |
 | outside       | [E, NUM_PLANES] f64   | scratch: ego view, what each plane reads off the board |
 | shown_consts  | [E, A, NUM_PLANES]    | each constant plane's value as the observation last    |
@@ -106,7 +107,8 @@ FIELDS = (
     ("shown_tiles", lambda H, W, A, P: (H * W,), np.uint8),
     ("shown_ore", lambda H, W, A, P: (H * W,), np.uint8),
     ("shown_at", lambda H, W, A, P: (A,), np.int32),
-    ("marked", lambda H, W, A, P: (), np.bool_),
+    ("marked_bombs", lambda H, W, A, P: (), np.int32),
+    ("marked_fires", lambda H, W, A, P: (), np.int32),
     ("rng", lambda H, W, A, P: (NUM_STREAMS,), np.uint64),
     ("outside", lambda H, W, A, P: (NUM_PLANES,), np.float64),
 )
