@@ -35,7 +35,8 @@ import numpy as np
 from numba import njit
 
 from ...core.rng import AGENT, randint
-from .constants import COMMAND_DELTAS, NUM_COMMANDS
+from .constants import COMMAND_DELTAS, NUM_COMMANDS, UNREACHED
+from .rules import land_distances
 
 SIGHT2 = 13
 SIGHT_REACH = int(SIGHT2 ** 0.5)
@@ -46,7 +47,6 @@ STAGE_DISTANCE = 8           # raider: steps from the hill to the staging band's
 STAGE_DEPTH = 2              # raider: the band's thickness in steps
 WAVE = 20                    # raider: massed raiders that launch the assault
 WAVE_REACH = 3               # raider: massed = within STAGE_DISTANCE + WAVE_REACH steps
-UNREACHED = -1
 WALL = -2                    # in a BFS map while it is built: a cell the search does not pass
 
 
@@ -75,24 +75,6 @@ def random(s, p, env_ids, agent_ids, out):
                         row[c] = k
                         break
                     pick -= 1
-
-
-@njit(cache=True)
-def _bfs(move_ok, width, dist, queue, tail):
-    """Multi-source BFS over land: ``dist`` holds 0 at the ``queue[:tail]`` sources and
-    UNREACHED elsewhere; fills in the rest."""
-    head = 0
-    while head < tail:
-        c = queue[head]
-        head += 1
-        y, x = c // width, c % width
-        for k in range(1, NUM_COMMANDS):
-            if move_ok[c, k]:
-                nc = (y + COMMAND_DELTAS[k, 1]) * width + x + COMMAND_DELTAS[k, 0]
-                if dist[nc] == UNREACHED:
-                    dist[nc] = dist[c] + 1
-                    queue[tail] = nc
-                    tail += 1
 
 
 @njit(cache=True)
@@ -138,7 +120,7 @@ def _distance_maps(move_ok, width, a, ant_x, ant_y, ant_owner, num_ants, food_x,
         food_dist[c] = 0
         queue[tail] = c
         tail += 1
-    _bfs(move_ok, width, food_dist, queue, tail)
+    land_distances(move_ok, width, food_dist, queue, tail)
     tail = 0
     own = 0
     for j in range(num_ants):
@@ -150,7 +132,7 @@ def _distance_maps(move_ok, width, a, ant_x, ant_y, ant_owner, num_ants, food_x,
             enemy_dist[c] = 0
             queue[tail] = c
             tail += 1
-    _bfs(move_ok, width, enemy_dist, queue, tail)
+    land_distances(move_ok, width, enemy_dist, queue, tail)
     tail = 0
     threatened = False
     for h in range(hill_x.shape[0]):
@@ -165,7 +147,7 @@ def _distance_maps(move_ok, width, a, ant_x, ant_y, ant_owner, num_ants, food_x,
             hill_dist[c] = 0
             queue[tail] = c
             tail += 1
-    _bfs(move_ok, width, hill_dist, queue, tail)
+    land_distances(move_ok, width, hill_dist, queue, tail)
     return own, threatened
 
 
@@ -250,7 +232,7 @@ def _farthest_first(move_ok, width, a, ant_x, ant_y, ant_owner, num_ants, hill_x
             home_dist[c] = 0
             queue[tail] = c
             tail += 1
-    _bfs(move_ok, width, home_dist, queue, tail)
+    land_distances(move_ok, width, home_dist, queue, tail)
     # counting sort on home_dist + 1 (0: unreachable), largest first
     for d in range(n + 1):
         first[d] = 0
@@ -286,7 +268,7 @@ def _stage_map(move_ok, width, hill_dist, blocked, stage_dist, queue):
                 stage_dist[c] = 0
                 queue[tail] = c
                 tail += 1
-    _bfs(move_ok, width, stage_dist, queue, tail)
+    land_distances(move_ok, width, stage_dist, queue, tail)
     for c in range(stage_dist.shape[0]):
         if stage_dist[c] == WALL:
             stage_dist[c] = UNREACHED

@@ -61,6 +61,7 @@ FOOD_OBS_CAP = 20
 # hill shows full * (HILL_REACH - d) / HILL_REACH; cells HILL_REACH or more steps away,
 # cut off, or water show 0.  64: 4 uint8 values a step, across any map up to 32 x 32.
 HILL_REACH = 64
+UNREACHED = -1               # a distance map's cells no search reached (yet)
 
 # win_loss rank key: (turn of elimination, or max_turns + 1 while alive) * weight + score
 RANK_TURN_WEIGHT = 1.0e7

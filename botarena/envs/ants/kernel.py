@@ -24,8 +24,9 @@ from ...core.jit import batch_drivers, copy_into, fill_plane
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from ...core.prefetch import LINE, prefetch
-from .constants import COMMAND_DELTAS, FOOD_OBS_CAP, HILL_REACH, NUM_COMMANDS, Plane
-from .rules import add_ant, legal_commands, play_turn, spawn_food, update_rank_keys
+from .constants import FOOD_OBS_CAP, HILL_REACH, NUM_COMMANDS, UNREACHED, Plane
+from .rules import (add_ant, land_distances, legal_commands, play_turn, spawn_food,
+                    update_rank_keys)
 
 Params = namedtuple("Params", [
     "water", "water_plane", "move_ok", "stay_mask", "hill_x", "hill_y", "hill_owner",
@@ -204,42 +205,33 @@ def razed_hills(s, e):
 
 @njit(cache=True, _nrt=False)
 def show_hill_proximity(s, p, e, planes):
-    """Every colony's HILL_PROXIMITY plane, drawn whole: a breadth-first search over land
-    from the standing hills of the other colonies, ``HILL_REACH - 1`` steps deep
-    (``s.cells`` is its queue)."""
+    """Every colony's HILL_PROXIMITY plane, drawn whole from the steps over land to the
+    nearest standing hill of another colony (``land_distances``; the scratch ``s.focus``
+    holds the distances, ``s.cells`` is the search's queue)."""
     width = s.ant_at.shape[2]
     n = s.ant_at.shape[1] * width
     hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
-    queue = s.cells[e]
+    dist, queue = s.focus[e], s.cells[e]
     for a in range(planes.shape[0]):
-        near = planes[a, P_PROXIMITY * n:(P_PROXIMITY + 1) * n]
         for c in range(n):
-            near[c] = 0
+            dist[c] = UNREACHED
         tail = 0
         for h in range(hill_x.shape[0]):
             owner = hill_owner[h]
             if owner < 0 or owner == a or hill_razed[h]:
                 continue
             c = hill_y[h] * width + hill_x[h]
-            near[c] = p.on
+            dist[c] = 0
             queue[tail] = c
             tail += 1
-        head = 0
-        for d in range(1, HILL_REACH):
-            if head == tail:
-                break
-            value = p.full * (HILL_REACH - d) / HILL_REACH + p.round
-            ring_end = tail
-            while head < ring_end:
-                c = int(queue[head])
-                head += 1
-                for k in range(1, NUM_COMMANDS):
-                    if p.move_ok[c, k]:
-                        nc = c + COMMAND_DELTAS[k, 1] * width + COMMAND_DELTAS[k, 0]
-                        if near[nc] == 0:
-                            near[nc] = value
-                            queue[tail] = nc
-                            tail += 1
+        land_distances(p.move_ok, width, dist, queue, tail)
+        near = planes[a, P_PROXIMITY * n:(P_PROXIMITY + 1) * n]
+        for c in range(n):
+            d = dist[c]
+            if d == UNREACHED or d >= HILL_REACH:
+                near[c] = 0
+            else:
+                near[c] = p.full * (HILL_REACH - d) / HILL_REACH + p.round
 
 
 @njit(cache=True, _nrt=False)

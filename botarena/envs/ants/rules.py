@@ -25,7 +25,7 @@ once; helpers take arrays.  Compiled without numba's runtime (``_nrt=False``).
 from numba import njit
 
 from ...core.rng import GAME, randint
-from .constants import COMMAND_DELTAS, FAR, NUM_COMMANDS, RANK_TURN_WEIGHT
+from .constants import COMMAND_DELTAS, FAR, NUM_COMMANDS, RANK_TURN_WEIGHT, UNREACHED
 
 
 @njit(cache=True, _nrt=False)
@@ -381,3 +381,22 @@ def legal_commands(ant_x, ant_y, ant_owner, n, move_ok, width, a, legal, mask):
         base = c * NUM_COMMANDS
         for k in range(1, NUM_COMMANDS):
             mask[base + k] = move_ok[c, k] * legal
+
+
+@njit(cache=True, _nrt=False)
+def land_distances(move_ok, width, dist, queue, tail):
+    """Multi-source breadth-first search over land (``move_ok``): ``dist`` holds 0 at the
+    ``queue[:tail]`` sources and UNREACHED at the cells to fill in (any other value: a cell
+    the search does not pass); fills in the steps from the nearest source."""
+    head = 0
+    while head < tail:
+        c = int(queue[head])
+        head += 1
+        y, x = c // width, c % width
+        for k in range(1, NUM_COMMANDS):
+            if move_ok[c, k]:
+                nc = (y + COMMAND_DELTAS[k, 1]) * width + x + COMMAND_DELTAS[k, 0]
+                if dist[nc] == UNREACHED:
+                    dist[nc] = dist[c] + 1
+                    queue[tail] = nc
+                    tail += 1

@@ -29,7 +29,7 @@ hills of the map; ``A`` the number of colonies.  No array grows with the number 
 | turn          | [E] int32             | turns played in this game                               |
 | steps         | [E] int32             | steps since the reset (= turn)                          |
 | over          | [E] bool              | the game has ended (or was truncated)                   |
-| focus         | [E, C] int32          | scratch: focus_split of each ant                        |
+| focus         | [E, C] int32          | scratch: focus_split of each ant; distances (kernel)    |
 | dead          | [E, C] bool           | scratch: ants marked to die                             |
 | order         | [E, K] int32          | scratch: a colony's free hills, shuffled                |
 | cells         | [E, C] int16 (*)      | scratch: candidate cells for new food; the queue of the |
