@@ -16,17 +16,10 @@ from .state import alloc
 
 
 
-def _lut(values, dtype, full, integer):
-    values = np.asarray(values, dtype=np.float64) * full
-    if integer:
-        values = np.floor(values + 0.5)
-    return values.astype(dtype)
-
-
-def _share_lut(counts, total, dtype, full, integer):
-    """``full * count / total`` for each of ``counts`` in the obs dtype (rounded to the
-    nearest where integer): a constant plane's values."""
-    values = full * np.asarray(counts, dtype=np.int64) / total
+def _lut(values, dtype, integer):
+    """Observation values (already scaled to ``full``) in the obs dtype, rounded to the
+    nearest where it is an integer type."""
+    values = np.asarray(values, dtype=np.float64)
     if integer:
         values = np.floor(values + 0.5)
     return values.astype(dtype)
@@ -74,20 +67,20 @@ class DungeonGame(BatchedGame):
         integer = c.obs_dtype == "uint8"
         full = OBS_ONE[c.obs_dtype]
         fuse = c.bomb_fuse
-        ore_lut = _lut(np.arange(c.ore_hp + 1) / c.ore_hp, dtype, full, integer)
-        bomb_lut = _lut(np.arange(fuse + 1) / fuse, dtype, full, integer)
+        ore_lut = _lut(full * (np.arange(c.ore_hp + 1) / c.ore_hp), dtype, integer)
+        bomb_lut = _lut(full * (np.arange(fuse + 1) / fuse), dtype, integer)
         # hit in h ticks (1 .. fuse + 1): full at 1, falling to full / (fuse + 1)
         hits = np.arange(fuse + 2)
         danger = np.where(hits >= 1, (fuse + 2 - hits) / (fuse + 1), 0.0)
-        danger_lut = _lut(danger, dtype, full, integer)
-        hp_lut = _lut(np.arange(c.player_hp + 1) / c.player_hp, dtype, full, integer)
-        time_lut = _share_lut(c.max_ticks - np.arange(c.max_ticks + 1), c.max_ticks, dtype,
-                              full, integer)
-        ammo_lut = _share_lut(np.arange(AMMO_OBS_CAP + 1), AMMO_OBS_CAP, dtype, full, integer)
-        power_lut = _share_lut(np.arange(POWER_OBS_CAP + 1), POWER_OBS_CAP, dtype, full,
-                               integer)
-        score_lut = _share_lut(np.arange(2 * SCORE_OBS_CAP + 1), 2 * SCORE_OBS_CAP, dtype,
-                               full, integer)
+        danger_lut = _lut(full * danger, dtype, integer)
+        hp_lut = _lut(full * (np.arange(c.player_hp + 1) / c.player_hp), dtype, integer)
+        # the constant planes: full * count / total (in that order, as the step once computed)
+        time_lut = _lut(full * (c.max_ticks - np.arange(c.max_ticks + 1)) / c.max_ticks, dtype,
+                        integer)
+        ammo_lut = _lut(full * np.arange(AMMO_OBS_CAP + 1) / AMMO_OBS_CAP, dtype, integer)
+        power_lut = _lut(full * np.arange(POWER_OBS_CAP + 1) / POWER_OBS_CAP, dtype, integer)
+        score_lut = _lut(full * np.arange(2 * SCORE_OBS_CAP + 1) / (2 * SCORE_OBS_CAP), dtype,
+                         integer)
         return kernel.Params(
             tiles=tiles, positions=positions, generate=self._template is None,
             symmetric=bool(c.symmetric), metal_blocks=int(c.metal_blocks),
