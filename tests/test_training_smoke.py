@@ -198,3 +198,43 @@ def test_per_env_defaults_and_overrides():
     paint = parse_args(["--env", "paint_v0"])
     assert (paint.arch, paint.bf16, paint.pretrain_steps) == ("mlp", False, 0)
     assert ppo_settings(paint, warm=False)["n_steps"] == 128
+
+
+def test_ego_extractor_reads_constant_planes_once():
+    """``--arch ego`` on dungeon_v0's ego view: the constant planes count once (at the
+    centre) and the own-player plane not at all, so the features ignore them elsewhere;
+    every other plane counts in every cell of the (cropped) window; the trainer refuses
+    it on a board view."""
+    import torch
+
+    from botarena.envs.dungeon.constants import Plane as DPlane
+    from botarena.training.ppo import build_extractors, parse_args, train, _ints
+
+    args = parse_args(["--env", "dungeon_v0", "--arch", "ego"])
+    scalars, drop = _ints(args.ego_scalars), _ints(args.ego_drop)
+    assert drop == (DPlane.OWN,) and DPlane.TIME_LEFT in scalars and DPlane.OWN_SCORE in scalars
+    venv = botarena.vector_env("dungeon_v0", 2, opponent="random", view="ego",
+                               obs_dtype="float32")
+    space = venv.observation_space
+    c, h, w = space.shape
+    ego = build_extractors()["ego"]
+    torch.manual_seed(0)
+    full = ego(space, scalars=scalars, drop=drop, features_dim=16)
+    assert full.linear[0].in_features == (c - 6) * h * w + 5
+    obs = torch.as_tensor(venv.reset())
+    base = full(obs)
+    changed = obs.clone()
+    changed[:, DPlane.OWN] = 1 - changed[:, DPlane.OWN]          # dropped
+    changed[:, DPlane.OWN_HP, 0, 0] += 0.5                       # constant plane off centre
+    assert torch.equal(full(changed), base)
+    changed[:, DPlane.OWN_HP, h // 2, w // 2] += 0.5             # ... at the centre
+    assert not torch.equal(full(changed), base)
+    changed = obs.clone()
+    changed[:, DPlane.WOOD, 0, 0] = 1 - changed[:, DPlane.WOOD, 0, 0]
+    assert not torch.equal(full(changed), base)
+    crop = ego(space, scalars=scalars, drop=drop, radius=3, features_dim=16)
+    assert crop.linear[0].in_features == (c - 6) * 7 * 7 + 5
+    assert torch.equal(crop(changed), crop(obs))                 # (0, 0) is outside the crop
+    with pytest.raises(SystemExit, match="view"):
+        train(parse_args(["--env", "dungeon_v0", "--arch", "ego", "--config",
+                          'view="board"', "--timesteps", "1"]))
