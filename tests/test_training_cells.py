@@ -185,3 +185,82 @@ def test_rejects_other_action_spaces():
     venv = botarena.vector_env("paint_v0", 2, obs_dtype="float32")
     with pytest.raises(ValueError, match="MultiDiscrete"):
         CellsPolicy(venv.observation_space, venv.action_space, lambda _: 1e-3)
+
+
+def end_cells(actions, units, offsets):
+    """The cells the units end in, per sample (a list of arrays)."""
+    cells = np.arange(actions.shape[1])
+    return [cells[u] + offsets[a[u]] for a, u in zip(actions, units)]
+
+
+@pytest.mark.parametrize("case", [
+    # (units' commands on a 1 x 6 row: '.' no unit, 's' stay, '>' east, '<' west),
+    # (priorities), the commands played
+    (">.<...", [-1, 0, 0, 0, 0, 0], "s.<..."),   # into one cell: the higher priority moves
+    (">.<...", [0, 0, 0, 0, 0, 0], ">.s..."),    # a tie: the lowest cell moves
+    (">s....", [0] * 6, "ss...."),               # onto a unit that stays: stays too
+    (">>s...", [0] * 6, "sss..."),               # ... and the one behind it as well
+    (">>>...", [0] * 6, ">>>..."),               # a column flows into a free cell
+    ("><....", [0] * 6, "><...."),               # a swap: both move
+    ("..>.<.", [0, 0, -2, 0, -1, 0], "..s.<."),
+])
+def test_resolve_collisions(case):
+    from botarena.training.cells import resolve_collisions
+    before, priority, after = case
+    code = {".": 0, "s": 0, ">": 2, "<": 4}
+    offsets = torch.tensor([0, -6, 1, 6, -1])
+    actions = torch.tensor([[code[c] for c in before]])
+    units = torch.tensor([[c != "." for c in before]])
+    # cells without a unit keep whatever command they carry
+    actions[~units] = 3
+    played = resolve_collisions(actions, units, torch.tensor([priority], dtype=torch.float32),
+                                offsets)
+    expected = torch.tensor([[code[c] for c in after]])
+    expected[~units] = 3
+    assert played.tolist() == expected.tolist()
+
+
+def test_unit_moves_make_the_played_actions_collision_free(tmp_path):
+    ants = botarena.env_module("ants_v0")
+    venv, plain, obs, masks = played_batch(num_envs=16, turns=8)
+    model = make_model(venv, n_steps=8, batch_size=16, policy_kwargs={
+        "channels": (8, 8), "value_hidden": 16, "unit_moves": ants.UNIT_MOVES,
+        "units_plane": ants.UNITS_PLANE})
+    with torch.no_grad():
+        model.policy.action_net.weight.mul_(20.0)
+    width = SHORT["width"]
+    offsets = np.array([dy * width + dx for dy, dx in ants.UNIT_MOVES])
+    units = obs[:, ants.UNITS_PLANE].reshape(len(obs), -1) != 0
+    legal = masks.reshape(len(obs), -1, COMMANDS)
+    rows, cells = np.arange(len(obs))[:, None], np.arange(legal.shape[1])[None, :]
+    collided = {"plain": 0, "resolved": 0}
+    for _ in range(20):
+        for name, m in (("plain", plain), ("resolved", model)):
+            actions, _ = m.predict(obs, action_masks=masks, deterministic=False)
+            assert legal[rows, cells, actions].all()
+            collided[name] += sum(len(c) - len(np.unique(c))
+                                  for c in end_cells(actions, units, offsets))
+    assert collided["plain"] > 0 and collided["resolved"] == 0
+    # the rollouts' forward() plays resolved actions and returns their log-probability
+    with torch.no_grad():
+        actions, _, log_prob = model.policy(torch.as_tensor(obs), action_masks=masks)
+        _, again, _ = model.policy.evaluate_actions(torch.as_tensor(obs), actions,
+                                                    torch.as_tensor(masks))
+    assert all(len(c) == len(np.unique(c)) for c in end_cells(actions.numpy(), units, offsets))
+    np.testing.assert_allclose(log_prob.numpy(), again.numpy(), rtol=1e-5, atol=1e-5)
+    model.save(tmp_path / "model.zip")
+    loaded = load_model(str(tmp_path / "model.zip"))
+    assert loaded.policy.unit_moves == ants.UNIT_MOVES
+    assert loaded.policy.units_plane == ants.UNITS_PLANE
+
+
+def test_unit_moves_need_a_move_per_command_and_a_plane():
+    from botarena.training.cells import CellsPolicy
+    venv = botarena.vector_env("ants_v0", 2, obs_dtype="float32", **SHORT)
+    space = (venv.observation_space, venv.action_space, lambda _: 1e-3)
+    with pytest.raises(ValueError, match="one \\(dy, dx\\) per command"):
+        CellsPolicy(*space, unit_moves=((0, 0), (1, 0)), units_plane=0)
+    with pytest.raises(ValueError, match="go together"):
+        CellsPolicy(*space, unit_moves=((0, 0),) * COMMANDS)
+    with pytest.raises(ValueError, match="not a plane"):
+        CellsPolicy(*space, unit_moves=((0, 0),) * COMMANDS, units_plane=99)

@@ -186,6 +186,7 @@ def test_per_env_defaults_and_overrides():
     ants = parse_args(["--env", "ants_v0"])
     assert (ants.arch, ants.bf16, ants.opponent, ants.pretrain_steps) == ("cells", True,
                                                                           "random", 25_600)
+    assert ants.unit_moves and not parse_args(["--env", "paint_v0"]).unit_moves
     assert ENV_CONFIG["ants_v0"]["reward"] == "win_loss"
     warm = ppo_settings(ants, warm=True)
     assert (warm["n_steps"], warm["gamma"], warm["learning_rate"]) == (64, 0.995, 1e-4)

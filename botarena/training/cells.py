@@ -31,6 +31,18 @@ weighs against its share of the policy gradient the same whatever the number of 
 mean over the H*W cells would shrink the bonus with the board, a mean over free cells would
 shrink it with the colony).
 
+Own collisions (``unit_moves``): where a command moves a unit to a neighbouring cell and two
+units of one side that end a turn in one cell die (ants_v0), independent per-cell choices
+kill the colony's own ants (a cloned ants_v0 policy lost ~4% of its ants a turn that way,
+mostly around its hill, which then stopped spawning).  Given the move of every command
+(``unit_moves``: ``(dy, dx)`` per command) and the observation plane of the own units
+(``units_plane``), the policy makes its joint action collision-free the way a contest bot
+orders its units (``resolve_collisions``): a unit that stays keeps its cell; of the units
+moving into one cell, the one whose command has the highest log-probability moves (ties:
+the lowest cell index) and the others stay, until no cell is claimed twice.  ``forward``
+(rollouts) and ``predict`` play the resolved action and ``forward`` returns ITS
+log-probability (the distribution's, of the commands actually played).
+
 torch and SB3 are imported here at module level: ``training.ppo`` imports this module only
 when ``--arch cells`` is asked for (or when a saved cells model is loaded, which pickles
 ``CellsPolicy`` by reference to this module).
@@ -156,6 +168,33 @@ class CellsDistribution(MaskableDistribution):
         return actions, self.log_prob(actions)
 
 
+def resolve_collisions(actions, units, priority, offsets):
+    """``actions`` ``[B, cells]`` with no two ``units`` (``[B, cells]`` bool) ending in one
+    cell (module docstring): ``offsets[command]`` is the flat cell offset of the command's
+    move (0: stay) and must keep every unit's command on the board; ``priority`` ``[B,
+    cells]`` ranks the movers into one cell (ties: the lowest cell index moves).  Commands
+    of cells without a unit are returned unchanged."""
+    batch, cells = actions.shape
+    device = actions.device
+    cell = th.arange(cells, device=device).expand(batch, cells)
+    actions = actions.clone()
+    lowest = th.finfo(priority.dtype).min
+    while True:
+        moving = units & (actions != 0)
+        target = th.where(moving, cell + offsets[actions], cell)
+        # a staying unit holds its cell above any mover; a cell without a unit claims nothing
+        claim = th.where(moving, priority, th.full_like(priority, th.inf))
+        claim = th.where(units, claim, th.full_like(priority, lowest))
+        best = th.full_like(priority, lowest).scatter_reduce(1, target, claim, "amax")
+        top = units & (claim == best.gather(1, target))
+        first = th.full_like(cell, cells).scatter_reduce(
+            1, target, th.where(top, cell, th.full_like(cell, cells)), "amin")
+        lose = moving & (cell != first.gather(1, target))
+        if not lose.any():
+            return actions
+        actions[lose] = 0
+
+
 class CellsTrunk(BaseFeaturesExtractor):
     """3x3 convolutions (padding 1, ReLU) over the ``(C, H, W)`` planes: ``[B, channels[-1],
     H, W]`` float32 features (``features_dim`` is the channel count).  ``bf16``: the
@@ -184,11 +223,15 @@ class CellsPolicy(MaskableActorCriticPolicy):
     """A fully convolutional actor-critic with a categorical per cell (module docstring).
 
     Keyword arguments besides MaskableActorCriticPolicy's optimizer ones: ``channels`` (the
-    trunk's 3x3 conv layers), ``value_hidden`` (the value head's hidden units) and ``bf16``
-    (the trunk under bfloat16 autocast; the heads and the distribution stay float32)."""
+    trunk's 3x3 conv layers), ``value_hidden`` (the value head's hidden units), ``bf16``
+    (the trunk under bfloat16 autocast; the heads and the distribution stay float32), and
+    ``unit_moves`` (``(dy, dx)`` per command, command 0 staying) with ``units_plane`` (the
+    observation plane of the own units, nonzero where one stands): the joint action is made
+    free of own collisions (module docstring; None: independent cells)."""
 
     def __init__(self, observation_space, action_space, lr_schedule, channels=DEFAULT_CHANNELS,
-                 value_hidden=DEFAULT_VALUE_HIDDEN, bf16=False, ortho_init=True, **kwargs):
+                 value_hidden=DEFAULT_VALUE_HIDDEN, bf16=False, unit_moves=None,
+                 units_plane=None, ortho_init=True, **kwargs):
         if not (isinstance(action_space, spaces.MultiDiscrete) and action_space.nvec.ndim == 1
                 and len(set(action_space.nvec.tolist())) == 1):
             raise ValueError(f"CellsPolicy needs MultiDiscrete([n] * cells), got {action_space}")
@@ -200,6 +243,19 @@ class CellsPolicy(MaskableActorCriticPolicy):
         self.channels = tuple(int(c) for c in channels)
         self.value_hidden = int(value_hidden)
         self.bf16 = bool(bf16)
+        commands = int(action_space.nvec[0])
+        if (unit_moves is None) != (units_plane is None):
+            raise ValueError("unit_moves and units_plane go together")
+        self.unit_moves = None if unit_moves is None else tuple(
+            (int(dy), int(dx)) for dy, dx in unit_moves)
+        self.units_plane = None if units_plane is None else int(units_plane)
+        if self.unit_moves is not None:
+            if len(self.unit_moves) != commands or self.unit_moves[0] != (0, 0):
+                raise ValueError(f"unit_moves needs one (dy, dx) per command ({commands}), "
+                                 f"the first (0, 0), got {unit_moves}")
+            if not 0 <= self.units_plane < observation_space.shape[0]:
+                raise ValueError(f"units_plane {units_plane} is not a plane of "
+                                 f"{observation_space.shape}")
         for key in ("net_arch", "features_extractor_class", "features_extractor_kwargs",
                     "share_features_extractor", "activation_fn"):
             kwargs.pop(key, None)  # fixed here (present in a saved policy's parameters)
@@ -213,6 +269,10 @@ class CellsPolicy(MaskableActorCriticPolicy):
         """The heads (module docstring) and the optimizer (replaces the MLP build)."""
         cells, commands = len(self.action_space.nvec), int(self.action_space.nvec[0])
         self.action_dist = CellsDistribution(cells, commands)
+        width = self.observation_space.shape[2]
+        offsets = [dy * width + dx for dy, dx in self.unit_moves or ()]
+        self.register_buffer("unit_offsets", th.tensor(offsets, dtype=th.long),
+                             persistent=False)
         c = self.features_dim
         self.global_net = nn.Linear(c, c)
         self.action_net = self.action_dist.proba_distribution_net(c)
@@ -231,7 +291,8 @@ class CellsPolicy(MaskableActorCriticPolicy):
         for key in ("net_arch", "features_extractor_class", "features_extractor_kwargs",
                     "activation_fn"):
             data.pop(key, None)
-        data.update(channels=self.channels, value_hidden=self.value_hidden, bf16=self.bf16)
+        data.update(channels=self.channels, value_hidden=self.value_hidden, bf16=self.bf16,
+                    unit_moves=self.unit_moves, units_plane=self.units_plane)
         return data
 
     def _values(self, features):
@@ -259,12 +320,28 @@ class CellsPolicy(MaskableActorCriticPolicy):
             dist.apply_masking(legal)
         return dist
 
+    def _played(self, obs, dist, deterministic):
+        """The distribution's actions, made free of own collisions with ``unit_moves``."""
+        actions = dist.get_actions(deterministic=deterministic)
+        if self.unit_moves is None:
+            return actions
+        flat = actions.reshape(-1)
+        priority = th.zeros(flat.shape, dtype=dist.log_p.dtype, device=flat.device)
+        priority[dist.free] = dist.log_p.gather(1, flat[dist.free][:, None]).squeeze(1)
+        units = obs[:, self.units_plane].reshape(actions.shape) != 0
+        return resolve_collisions(actions, units, priority.reshape(actions.shape),
+                                  self.unit_offsets)
+
     def forward(self, obs, deterministic=False, action_masks=None):
         features = self.extract_features(obs)
         dist = self._distribution(features, action_masks)
-        actions = dist.get_actions(deterministic=deterministic)
+        actions = self._played(obs, dist, deterministic)
         log_prob = dist.log_prob(actions)
         return actions.reshape((-1, *self.action_space.shape)), self._values(features), log_prob
+
+    def _predict(self, observation, deterministic=False, action_masks=None):
+        return self._played(observation, self.get_distribution(observation, action_masks),
+                            deterministic)
 
     def evaluate_actions(self, obs, actions, action_masks=None):
         features = self.extract_features(obs)

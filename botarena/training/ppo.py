@@ -129,11 +129,12 @@ DEFAULT_FINETUNE = {
 # command per cell, 20 x 20) plays the fully convolutional ``cells`` policy (sb3-contrib's
 # MultiCategorical builds a Categorical per cell in Python: ~70 fps with cnn), clones
 # greedy for a short warm start, then PPO plays random with short rollouts of 300-turn
-# games: 0.86 vs random in 5 minutes, 0.94 in 20 (README).
+# games (README); its joint actions are free of own collisions (--unit-moves).
 # dungeon_v0's --arch ego: its constant planes (time left, own HP, ammo, power, score margin)
 # read once at the centre, the own-player plane (always the centre) left out.
 ENV_ARGS = {"ants_v0": {"arch": "cells", "bf16": True, "channels": "32,32,32",
-                        "opponent": "random", "pretrain_steps": 25_600, "pretrain_epochs": 3},
+                        "unit_moves": True, "opponent": "random", "pretrain_steps": 25_600,
+                        "pretrain_epochs": 3},
             "dungeon_v0": {"ego_scalars": "8,11,12,13,14", "ego_drop": "9"}}
 ENV_PPO = {"ants_v0": {"n_steps": 64, "n_epochs": 2, "batch_size": 256, "gamma": 0.995}}
 
@@ -362,6 +363,9 @@ def parse_args(argv=None):
     p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=False,
                    help="cells: the convolutions under bfloat16 autocast (2-3x faster on "
                         "CPUs with AMX / AVX512-BF16)")
+    p.add_argument("--unit-moves", action=argparse.BooleanOptionalAction, default=False,
+                   help="cells: play joint actions free of own collisions, with the env's "
+                        "UNIT_MOVES and UNITS_PLANE (training.cells)")
     p.add_argument("--net-arch", default=DEFAULT_NET_ARCH,
                    help=f"hidden sizes of the pi/vf heads (default {DEFAULT_NET_ARCH})")
     p.add_argument("--self-play-every", type=int, default=5,
@@ -446,6 +450,11 @@ def train(args):
         policy = CellsPolicy
         policy_kwargs = {"channels": channels, "value_hidden": args.features_dim,
                          "bf16": args.bf16}
+        if args.unit_moves:
+            module = botarena.env_module(args.env)
+            if not hasattr(module, "UNIT_MOVES"):
+                raise SystemExit(f"--unit-moves: {args.env} has no UNIT_MOVES")
+            policy_kwargs.update(unit_moves=module.UNIT_MOVES, units_plane=module.UNITS_PLANE)
     elif args.arch != "mlp":
         extractor_kwargs = {"features_dim": args.features_dim, "channels": channels}
         if args.arch == "ego":
@@ -574,7 +583,7 @@ def main(argv=None):
         "policy": {"arch": args.arch, "channels": args.channels, "ego_scalars": args.ego_scalars,
                    "ego_drop": args.ego_drop, "ego_radius": args.ego_radius,
                    "features_dim": args.features_dim, "net_arch": args.net_arch,
-                   "bf16": args.bf16},
+                   "bf16": args.bf16, "unit_moves": args.unit_moves},
         "pretrain": cb.pretrain, "seconds_total": round(cb.seconds_total, 1),
         "num_envs": args.num_envs, "seed": args.seed, "minutes": args.minutes,
         "timesteps": int(model.num_timesteps), "seconds": round(seconds, 1),

@@ -12,6 +12,8 @@ Actions
     ``env.action_mask(agent)``): flat int8 of length 5*H*W, ``mask[cell * 5 + command]``,
     ``cell = y * W + x``; 'stay' is always legal, a move where an own ant stands and its
     target is on the map and not water.  Illegal commands are accepted: the ant stays.
+    ``UNIT_MOVES`` (``(dy, dx)`` per command) and ``UNITS_PLANE`` (the own ants' plane) let
+    a per-cell policy keep two own ants from moving into one cell (``training.cells``).
 
 Observations
     ``Box(12, H, W)``, planes ``obs[plane, y, x]`` from the colony's own side
@@ -68,11 +70,13 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from ...core.parallel_env import BatchedParallelEnv
 from .config import Config
-from .constants import Command, Plane
+from .constants import COMMAND_DELTAS, Command, Plane
 from .game import AntsGame
 
 ENV_NAME = "ants_v0"
 Game = AntsGame
+UNIT_MOVES = tuple((int(dy), int(dx)) for dx, dy in COMMAND_DELTAS)
+UNITS_PLANE = int(Plane.OWN_ANTS)
 
 
 def parallel_env(render_mode=None, **config):
@@ -88,4 +92,5 @@ def env(render_mode=None, **config):
     return parallel_to_aec(parallel_env(render_mode, **config))
 
 
-__all__ = ["AntsGame", "Command", "Config", "Game", "Plane", "env", "parallel_env", "raw_env"]
+__all__ = ["AntsGame", "Command", "Config", "Game", "Plane", "UNIT_MOVES", "UNITS_PLANE", "env",
+           "parallel_env", "raw_env"]
