@@ -22,10 +22,13 @@ a few dozen scattered cache lines.  The step loop (``step_range``) prefetches in
 steps env e: the rows of env e + 2 ``AHEAD`` whose addresses it knows from the small
 per-env fields (``prefetch_rows``: cells, the queues' waiting entries), then the lines of
 env e + ``AHEAD`` that depend on them (``prefetch_env``).  The latter runs the observation's
-writers with ``fetch`` (``character_marks``, ``_countdowns``, ``_bars``: see ``_put``), which
-then only prefetch the lines they would write, so what is prefetched cannot drift from what
-is written; ``_bars`` looks one turn ahead (a dig during the turn is not foreseen), the
-characters' marks are fetched where they stand before the turn.
+writers with ``fetch`` (``character_marks``, ``_countdowns``, ``_bars``: see ``_put`` and
+``_run``), which then only prefetch the lines they would write, so what is prefetched cannot
+drift from what is written; ``_bars`` looks one turn ahead (a dig during the turn is not
+foreseen), the characters' marks are fetched where they stand before the turn.  A bar
+changes by whole runs of cells (a dig fills 400, each turn empties 40), so ``_bar`` writes
+runs (one loop per run, which the compiler vectorizes) and prefetches one index per line:
+a loop per cell was ~27% of a step.
 """
 from collections import namedtuple
 
@@ -242,15 +245,42 @@ def _countdowns(s, p, e, planes, fetch):
                       p.gold_lut, s.turn[e], p.mirror, planes, fetch)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _run(plane, lo, hi, value, fetch):
+    """``plane[lo:hi] = value`` (a flat plane); with ``fetch`` only prefetch its lines."""
+    if fetch:
+        if hi > lo:
+            for k in range(lo, hi, LINE // plane.itemsize):
+                prefetch(plane, k)
+            prefetch(plane, hi - 1)
+    else:
+        for k in range(lo, hi):
+            plane[k] = value
+
+
+@njit(cache=True, _nrt=False)
+def _bar_cells(plane, lo, hi, value, flip, fetch):
+    """Cells ``lo .. hi - 1`` of a bar in reading order set to ``value``: one run, or with
+    ``flip`` (mirrored left-right) one run per row."""
+    if not flip:
+        _run(plane, lo, hi, value, fetch)
+        return
+    for r in range(lo // WIDTH, (hi + WIDTH - 1) // WIDTH):
+        start, end = max(lo, r * WIDTH), min(hi, (r + 1) * WIDTH)
+        _run(plane, _at(r, end - 1 - r * WIDTH, True), _at(r, start - r * WIDTH, True) + 1,
+             value, fetch)
+
+
 @njit(cache=True, _nrt=False)
 def _bar(p, planes, red_plane, blue_plane, shown, length, fetch):
-    """Bring a bar shown ``shown`` cells long to ``length`` (red's plane and blue's)."""
-    zero = p.removed_lut[0]
-    for k in range(min(shown, length), max(shown, length)):
-        value = p.on if k < length else zero
-        r, c = k // WIDTH, k % WIDTH
-        _put(planes, 0, red_plane, k, value, fetch)
-        _put(planes, 1, blue_plane, _at(r, c, p.mirror), value, fetch)
+    """Bring a bar shown ``shown`` cells long to ``length`` (red's plane and blue's): the
+    cells between the two lengths become full (it grew) or 0 (it shrank)."""
+    if shown == length:
+        return
+    value = p.on if length > shown else p.removed_lut[0]
+    lo, hi = min(shown, length), max(shown, length)
+    _bar_cells(planes[0, red_plane], lo, hi, value, False, fetch)
+    _bar_cells(planes[1, blue_plane], lo, hi, value, p.mirror, fetch)
 
 
 @njit(cache=True, _nrt=False)
