@@ -194,33 +194,32 @@ def end_cells(actions, units, offsets):
 
 
 @pytest.mark.parametrize("case", [
-    # (units' commands on a 1 x 6 row: '.' no unit, 's' stay, '>' east, '<' west),
-    # (priorities), the commands played
-    (">.<...", [-1, 0, 0, 0, 0, 0], "s.<..."),   # into one cell: the higher priority moves
-    (">.<...", [0, 0, 0, 0, 0, 0], ">.s..."),    # a tie: the lowest cell moves
-    (">s....", [0] * 6, "ss...."),               # onto a unit that stays: stays too
-    (">>s...", [0] * 6, "sss..."),               # ... and the one behind it as well
-    (">>>...", [0] * 6, ">>>..."),               # a column flows into a free cell
-    ("><....", [0] * 6, "><...."),               # a swap: both move
-    ("..>.<.", [0, 0, -2, 0, -1, 0], "..s.<."),
+    # the units' commands on a 1 x 6 row ('.' no unit, 's' stay, '>' east, '<' west), the
+    # commands played
+    (">.<...", ">.s..."),   # into one cell: the lowest cell moves
+    (">s....", "ss...."),   # onto a unit that stays: stays too
+    (">>s...", "sss..."),   # ... and the one behind it as well
+    (">>>...", ">>>..."),   # a column flows into a free cell
+    ("><....", "><...."),   # a swap: both move
+    (">.<<..", ">.ss.."),   # the loser stays, so the one behind it stays too
 ])
 def test_resolve_collisions(case):
     from botarena.training.cells import resolve_collisions
-    before, priority, after = case
+    before, after = case
     code = {".": 0, "s": 0, ">": 2, "<": 4}
     offsets = torch.tensor([0, -6, 1, 6, -1])
     actions = torch.tensor([[code[c] for c in before]])
     units = torch.tensor([[c != "." for c in before]])
-    # cells without a unit keep whatever command they carry
-    actions[~units] = 3
-    played = resolve_collisions(actions, units, torch.tensor([priority], dtype=torch.float32),
-                                offsets)
+    actions[~units] = 3     # cells without a unit keep whatever command they carry
     expected = torch.tensor([[code[c] for c in after]])
     expected[~units] = 3
-    assert played.tolist() == expected.tolist()
+    assert resolve_collisions(actions, units, offsets).tolist() == expected.tolist()
 
 
 def test_unit_moves_make_the_played_actions_collision_free(tmp_path):
+    """predict orders the units; in training the wrapped vec env does (the rollouts keep
+    the sampled commands and their log-probabilities)."""
+    from botarena.training.cells import OwnCollisionFree, resolve_collisions
     ants = botarena.env_module("ants_v0")
     venv, plain, obs, masks = played_batch(num_envs=16, turns=8)
     model = make_model(venv, n_steps=8, batch_size=16, policy_kwargs={
@@ -233,25 +232,28 @@ def test_unit_moves_make_the_played_actions_collision_free(tmp_path):
     units = obs[:, ants.UNITS_PLANE].reshape(len(obs), -1) != 0
     legal = masks.reshape(len(obs), -1, COMMANDS)
     rows, cells = np.arange(len(obs))[:, None], np.arange(legal.shape[1])[None, :]
-    collided = {"plain": 0, "resolved": 0}
+    collided = {"plain": 0, "ordered": 0}
     for _ in range(20):
-        for name, m in (("plain", plain), ("resolved", model)):
+        for name, m in (("plain", plain), ("ordered", model)):
             actions, _ = m.predict(obs, action_masks=masks, deterministic=False)
             assert legal[rows, cells, actions].all()
             collided[name] += sum(len(c) - len(np.unique(c))
                                   for c in end_cells(actions, units, offsets))
-    assert collided["plain"] > 0 and collided["resolved"] == 0
-    # the rollouts' forward() plays resolved actions and returns their log-probability
-    with torch.no_grad():
-        actions, _, log_prob = model.policy(torch.as_tensor(obs), action_masks=masks)
-        _, again, _ = model.policy.evaluate_actions(torch.as_tensor(obs), actions,
-                                                    torch.as_tensor(masks))
-    assert all(len(c) == len(np.unique(c)) for c in end_cells(actions.numpy(), units, offsets))
-    np.testing.assert_allclose(log_prob.numpy(), again.numpy(), rtol=1e-5, atol=1e-5)
+    assert collided["plain"] > 0 and collided["ordered"] == 0
     model.save(tmp_path / "model.zip")
     loaded = load_model(str(tmp_path / "model.zip"))
     assert loaded.policy.unit_moves == ants.UNIT_MOVES
     assert loaded.policy.units_plane == ants.UNITS_PLANE
+    # the wrapper plays the ordered commands: the game's own ants move as ordered
+    wrapped = OwnCollisionFree(venv, ants.UNIT_MOVES, ants.UNITS_PLANE)
+    wrapped.last_obs = obs
+    sampled, _ = plain.predict(obs, action_masks=masks, deterministic=False)
+    ordered = resolve_collisions(torch.as_tensor(sampled), torch.as_tensor(units),
+                                 torch.as_tensor(offsets)).numpy()
+    played = []
+    venv.step_async = lambda actions: played.append(actions)
+    wrapped.step_async(sampled)
+    np.testing.assert_array_equal(played[0], ordered)
 
 
 def test_unit_moves_need_a_move_per_command_and_a_plane():

@@ -36,12 +36,12 @@ units of one side that end a turn in one cell die (ants_v0), independent per-cel
 kill the colony's own ants (a cloned ants_v0 policy lost ~4% of its ants a turn that way,
 mostly around its hill, which then stopped spawning).  Given the move of every command
 (``unit_moves``: ``(dy, dx)`` per command) and the observation plane of the own units
-(``units_plane``), the policy makes its joint action collision-free the way a contest bot
-orders its units (``resolve_collisions``): a unit that stays keeps its cell; of the units
-moving into one cell, the one whose command has the highest log-probability moves (ties:
-the lowest cell index) and the others stay, until no cell is claimed twice.  ``forward``
-(rollouts) and ``predict`` play the resolved action and ``forward`` returns ITS
-log-probability (the distribution's, of the commands actually played).
+(``units_plane``), ``predict`` orders the units the way a contest bot does
+(``resolve_collisions``): a unit that stays keeps its cell; of the units moving into one
+cell, the one on the lowest cell index moves and the others stay, until no cell is claimed
+twice.  In training, ``OwnCollisionFree`` wraps the vec env and orders the actions there:
+the rollouts keep the commands the policy sampled (and their log-probabilities, so PPO's
+ratios stay those of the policy's own choices), the env plays them ordered.
 
 torch and SB3 are imported here at module level: ``training.ppo`` imports this module only
 when ``--arch cells`` is asked for (or when a saved cells model is loaded, which pickles
@@ -53,6 +53,7 @@ from gymnasium import spaces
 from sb3_contrib.common.maskable.distributions import MaskableDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.vec_env import VecEnvWrapper
 from torch import nn
 
 # The logit of a masked command (sb3-contrib's MaskableCategorical uses the same value):
@@ -168,31 +169,53 @@ class CellsDistribution(MaskableDistribution):
         return actions, self.log_prob(actions)
 
 
-def resolve_collisions(actions, units, priority, offsets):
+def resolve_collisions(actions, units, offsets):
     """``actions`` ``[B, cells]`` with no two ``units`` (``[B, cells]`` bool) ending in one
     cell (module docstring): ``offsets[command]`` is the flat cell offset of the command's
-    move (0: stay) and must keep every unit's command on the board; ``priority`` ``[B,
-    cells]`` ranks the movers into one cell (ties: the lowest cell index moves).  Commands
-    of cells without a unit are returned unchanged."""
+    move (0: stay) and must keep every unit's command on the board.  Commands of cells
+    without a unit are returned unchanged."""
     batch, cells = actions.shape
-    device = actions.device
-    cell = th.arange(cells, device=device).expand(batch, cells)
+    cell = th.arange(cells, device=actions.device).expand(batch, cells)
+    none = th.full_like(cell, cells)
     actions = actions.clone()
-    lowest = th.finfo(priority.dtype).min
     while True:
         moving = units & (actions != 0)
         target = th.where(moving, cell + offsets[actions], cell)
-        # a staying unit holds its cell above any mover; a cell without a unit claims nothing
-        claim = th.where(moving, priority, th.full_like(priority, th.inf))
-        claim = th.where(units, claim, th.full_like(priority, lowest))
-        best = th.full_like(priority, lowest).scatter_reduce(1, target, claim, "amax")
-        top = units & (claim == best.gather(1, target))
-        first = th.full_like(cell, cells).scatter_reduce(
-            1, target, th.where(top, cell, th.full_like(cell, cells)), "amin")
-        lose = moving & (cell != first.gather(1, target))
+        # a staying unit holds its cell before any mover (rank -1); then the lowest cell
+        rank = th.where(units, th.where(moving, cell, -1), none)
+        first = none.scatter_reduce(1, target, rank, "amin")
+        lose = moving & (rank != first.gather(1, target))
         if not lose.any():
             return actions
         actions[lose] = 0
+
+
+class OwnCollisionFree(VecEnvWrapper):
+    """A vec env whose ``step`` orders the units of the actions it is given
+    (``resolve_collisions``, with the units seen in the last observation): MaskablePPO's
+    rollouts store the commands the policy sampled and the env plays them ordered, as SB3
+    stores unclipped continuous actions and plays them clipped."""
+
+    def __init__(self, venv, unit_moves, units_plane):
+        super().__init__(venv)
+        width = venv.observation_space.shape[2]
+        self.offsets = th.tensor([dy * width + dx for dy, dx in unit_moves], dtype=th.long)
+        self.units_plane = int(units_plane)
+        self.last_obs = None
+
+    def reset(self):
+        self.last_obs = self.venv.reset()
+        return self.last_obs
+
+    def step_async(self, actions):
+        actions = th.as_tensor(np.asarray(actions), dtype=th.long)
+        units = th.as_tensor(self.last_obs[:, self.units_plane] != 0).reshape(actions.shape)
+        self.venv.step_async(resolve_collisions(actions, units, self.offsets).numpy())
+
+    def step_wait(self):
+        obs, rewards, dones, infos = self.venv.step_wait()
+        self.last_obs = obs
+        return obs, rewards, dones, infos
 
 
 class CellsTrunk(BaseFeaturesExtractor):
@@ -320,28 +343,21 @@ class CellsPolicy(MaskableActorCriticPolicy):
             dist.apply_masking(legal)
         return dist
 
-    def _played(self, obs, dist, deterministic):
-        """The distribution's actions, made free of own collisions with ``unit_moves``."""
-        actions = dist.get_actions(deterministic=deterministic)
-        if self.unit_moves is None:
-            return actions
-        flat = actions.reshape(-1)
-        priority = th.zeros(flat.shape, dtype=dist.log_p.dtype, device=flat.device)
-        priority[dist.free] = dist.log_p.gather(1, flat[dist.free][:, None]).squeeze(1)
-        units = obs[:, self.units_plane].reshape(actions.shape) != 0
-        return resolve_collisions(actions, units, priority.reshape(actions.shape),
-                                  self.unit_offsets)
-
     def forward(self, obs, deterministic=False, action_masks=None):
         features = self.extract_features(obs)
         dist = self._distribution(features, action_masks)
-        actions = self._played(obs, dist, deterministic)
+        actions = dist.get_actions(deterministic=deterministic)
         log_prob = dist.log_prob(actions)
         return actions.reshape((-1, *self.action_space.shape)), self._values(features), log_prob
 
     def _predict(self, observation, deterministic=False, action_masks=None):
-        return self._played(observation, self.get_distribution(observation, action_masks),
-                            deterministic)
+        """The distribution's actions, with ``unit_moves`` ordered (``resolve_collisions``)."""
+        actions = self.get_distribution(observation, action_masks).get_actions(
+            deterministic=deterministic)
+        if self.unit_moves is None:
+            return actions
+        units = observation[:, self.units_plane].reshape(actions.shape) != 0
+        return resolve_collisions(actions, units, self.unit_offsets)
 
     def evaluate_actions(self, obs, actions, action_masks=None):
         features = self.extract_features(obs)

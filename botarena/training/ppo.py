@@ -364,8 +364,8 @@ def parse_args(argv=None):
                    help="cells: the convolutions under bfloat16 autocast (2-3x faster on "
                         "CPUs with AMX / AVX512-BF16)")
     p.add_argument("--unit-moves", action=argparse.BooleanOptionalAction, default=False,
-                   help="cells: play joint actions free of own collisions, with the env's "
-                        "UNIT_MOVES and UNITS_PLANE (training.cells)")
+                   help="cells: order the units so that no two own units end in one cell "
+                        "(the env's UNIT_MOVES and UNITS_PLANE; training.cells)")
     p.add_argument("--net-arch", default=DEFAULT_NET_ARCH,
                    help=f"hidden sizes of the pi/vf heads (default {DEFAULT_NET_ARCH})")
     p.add_argument("--self-play-every", type=int, default=5,
@@ -446,7 +446,7 @@ def train(args):
     policy = "MlpPolicy"
     policy_kwargs = {"net_arch": {"pi": arch, "vf": arch}}
     if args.arch == "cells":
-        from .cells import CellsPolicy
+        from .cells import CellsPolicy, OwnCollisionFree
         policy = CellsPolicy
         policy_kwargs = {"channels": channels, "value_hidden": args.features_dim,
                          "bf16": args.bf16}
@@ -455,6 +455,7 @@ def train(args):
             if not hasattr(module, "UNIT_MOVES"):
                 raise SystemExit(f"--unit-moves: {args.env} has no UNIT_MOVES")
             policy_kwargs.update(unit_moves=module.UNIT_MOVES, units_plane=module.UNITS_PLANE)
+            venv = OwnCollisionFree(venv, module.UNIT_MOVES, module.UNITS_PLANE)
     elif args.arch != "mlp":
         extractor_kwargs = {"features_dim": args.features_dim, "channels": channels}
         if args.arch == "ego":
