@@ -29,7 +29,8 @@ Policies (``--arch``): ``mlp`` (default): the flattened float32 planes (SB3's
 over the planes, ~10x the cost per sample; ``cells`` (``cells.CellsPolicy``, the default
 for ants_v0, whose action is a command per cell): a fully convolutional policy with a
 masked categorical per cell (``--channels``; ``--features-dim``: the value head's hidden
-units); ``ego`` (``EgoPlanes``, for ``view="ego"``): the window flattened into one linear
+units; ``--unit-moves``: the vec env orders the units so that no two own units end in one
+cell, and so does the saved policy's ``predict``); ``ego`` (``EgoPlanes``, for ``view="ego"``): the window flattened into one linear
 layer of ``--features-dim`` units, its constant planes (``--ego-scalars``) read once at the
 centre and ``--ego-drop`` planes left out (dungeon_v0's defaults in ``ENV_ARGS``: 5 constant
 planes and the own-player plane, 40% of its inputs), ``--ego-radius`` crops the window.
