@@ -199,6 +199,16 @@ def test_per_env_defaults_and_overrides():
     paint = parse_args(["--env", "paint_v0"])
     assert (paint.arch, paint.bf16, paint.pretrain_steps) == ("mlp", False, 0)
     assert ppo_settings(paint, warm=False)["n_steps"] == 128
+    runner = parse_args(["--env", "coderunner_v0", "--minutes", "5"])
+    assert (runner.teacher, runner.pretrain_steps, runner.dagger_rounds,
+            runner.pretrain_share) == ("racer", 100_000, 3, 0.6)
+    assert paint.pretrain_share == pytest.approx(1 / 3) and paint.teacher == "greedy"
+
+
+def test_pretrain_share_must_be_a_share():
+    from botarena.training.ppo import parse_args, train
+    with pytest.raises(SystemExit, match="pretrain-share"):
+        train(parse_args(["--env", "paint_v0", "--pretrain-share", "0", "--timesteps", "1"]))
 
 
 def test_ego_extractor_reads_constant_planes_once():
