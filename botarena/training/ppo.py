@@ -131,7 +131,8 @@ DEFAULT_FINETUNE = {
 # command per cell, 20 x 20) plays the fully convolutional ``cells`` policy (sb3-contrib's
 # MultiCategorical builds a Categorical per cell in Python: ~70 fps with cnn), clones
 # greedy for a short warm start, then PPO plays random with short rollouts of 300-turn
-# games (README); its joint actions are free of own collisions (--unit-moves).
+# games; its units are ordered so that no two own ants collide (--unit-moves): 0.99 vs
+# random in 5 minutes (README).
 # coderunner_v0 clones the racer bot, then 3 DAgger rounds, in 60% of the minutes: 0.99 vs
 # random in 5 and 20 minutes, 0.74 and 0.85 vs greedy (README).
 # dungeon_v0's --arch ego: its constant planes (time left, own HP, ammo, power, score margin)
