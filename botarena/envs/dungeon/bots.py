@@ -162,6 +162,20 @@ def _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first):
 
 
 @njit(cache=True)
+def _reach(tiles, bomb_grid, positions, danger, dist, first, x, y, nx, ny, d):
+    """One step of the bots' searches from ``(x, y)`` by move ``d`` to ``(nx, ny)``: when
+    that cell can be entered, no fire is due on it and it is not reached yet, it gets its
+    distance and the path's first move, and True is returned."""
+    if not can_enter(tiles, bomb_grid, positions, nx, ny) or dist[ny, nx] >= 0:
+        return False
+    if danger[ny, nx] != NO_DANGER:
+        return False
+    dist[ny, nx] = dist[y, x] + 1
+    first[ny, nx] = d if dist[y, x] == 0 else first[y, x]
+    return True
+
+
+@njit(cache=True)
 def _towards(s, e, a, danger, dist, queue, first, rot, hunt, blocks, items, opponents):
     """First move of a shortest path through cells no fire will hit to the nearest target:
     a cell whose bomb would hit a block (``blocks``) or an opponent (``hunt``), ammo or
@@ -186,12 +200,8 @@ def _towards(s, e, a, danger, dist, queue, first, rot, hunt, blocks, items, oppo
                     if b != a and alive[b] and positions[b, 0] == nx and positions[b, 1] == ny:
                         if dist[y, x] > 0:
                             return first[y, x]
-            if not can_enter(tiles, bomb_grid, positions, nx, ny) or dist[ny, nx] >= 0:
+            if not _reach(tiles, bomb_grid, positions, danger, dist, first, x, y, nx, ny, d):
                 continue
-            if danger[ny, nx] != NO_DANGER:
-                continue
-            dist[ny, nx] = dist[y, x] + 1
-            first[ny, nx] = d if dist[y, x] == 0 else first[y, x]
             t = tiles[ny, nx]
             if items and (t == AMMO or t == TREASURE):
                 return first[ny, nx]
@@ -302,12 +312,8 @@ def _best_target(s, p, e, a, danger, scratch, dist, queue, first, dist2, queue2,
         for j in range(4):
             d = 1 + (j + rot) % 4
             nx, ny = x + ACTION_DELTAS[d, 0], y + ACTION_DELTAS[d, 1]
-            if not can_enter(tiles, bomb_grid, positions, nx, ny) or dist[ny, nx] >= 0:
+            if not _reach(tiles, bomb_grid, positions, danger, dist, first, x, y, nx, ny, d):
                 continue
-            if danger[ny, nx] != NO_DANGER:
-                continue
-            dist[ny, nx] = dist[y, x] + 1
-            first[ny, nx] = d if dist[y, x] == 0 else first[y, x]
             queue[tail] = ny * width + nx
             tail += 1
     return best_move
