@@ -169,6 +169,11 @@ class CellsDistribution(MaskableDistribution):
         return actions, self.log_prob(actions)
 
 
+def flat_offsets(unit_moves, width):
+    """The flat cell offset (``dy * width + dx``) of each command's move."""
+    return th.tensor([dy * width + dx for dy, dx in unit_moves], dtype=th.long)
+
+
 def resolve_collisions(actions, units, offsets):
     """``actions`` ``[B, cells]`` with no two ``units`` (``[B, cells]`` bool) ending in one
     cell (module docstring): ``offsets[command]`` is the flat cell offset of the command's
@@ -198,8 +203,7 @@ class OwnCollisionFree(VecEnvWrapper):
 
     def __init__(self, venv, unit_moves, units_plane):
         super().__init__(venv)
-        width = venv.observation_space.shape[2]
-        self.offsets = th.tensor([dy * width + dx for dy, dx in unit_moves], dtype=th.long)
+        self.offsets = flat_offsets(unit_moves, venv.observation_space.shape[2])
         self.units_plane = int(units_plane)
         self.last_obs = None
 
@@ -292,9 +296,8 @@ class CellsPolicy(MaskableActorCriticPolicy):
         """The heads (module docstring) and the optimizer (replaces the MLP build)."""
         cells, commands = len(self.action_space.nvec), int(self.action_space.nvec[0])
         self.action_dist = CellsDistribution(cells, commands)
-        width = self.observation_space.shape[2]
-        offsets = [dy * width + dx for dy, dx in self.unit_moves or ()]
-        self.register_buffer("unit_offsets", th.tensor(offsets, dtype=th.long),
+        self.register_buffer("unit_offsets", flat_offsets(self.unit_moves or (),
+                                                          self.observation_space.shape[2]),
                              persistent=False)
         c = self.features_dim
         self.global_net = nn.Linear(c, c)
