@@ -18,17 +18,28 @@ bricks and collected gold from the queues; the bars between the lengths shown
 ``step`` (the kernels own it, as in every game).
 
 Memory: at batch 4096 the envs' arrays and planes are far from the core, and a step touches
-a few dozen scattered cache lines.  The step loop (``step_range``) prefetches in two stages while it
-steps env e: the rows of env e + 2 ``AHEAD`` whose addresses it knows from the small
-per-env fields (``prefetch_rows``: cells, the queues' waiting entries), then the lines of
-env e + ``AHEAD`` that depend on them (``prefetch_env``).  The latter runs the observation's
-writers with ``fetch`` (``character_marks``, ``_countdowns``, ``_bars``: see ``_put`` and
-``_run``), which then only prefetch the lines they would write, so what is prefetched cannot
-drift from what is written; ``_bars`` looks one turn ahead (a dig during the turn is not
-foreseen), the characters' marks are fetched where they stand before the turn.  A bar
-changes by whole runs of cells (a dig fills 400, each turn empties 40), so ``_bar`` writes
-runs (one loop per run, which the compiler vectorizes) and prefetches one index per line:
-a loop per cell was ~27% of a step.
+a few dozen scattered cache lines.  The step loop (``step_range``) prefetches in three
+stages while it steps env e: env e + 3 ``AHEAD``'s record and its entries in the caller's
+buffers (``prefetch_record``); the rows of env e + 2 ``AHEAD`` whose addresses it knows
+from its record (``prefetch_rows``: cells, the queues' waiting entries); then the lines
+of env e + ``AHEAD`` that depend on them (``prefetch_env``).  The record (``state.alloc``)
+holds an env's small fields (positions, flags, counters, turns: ~35 of them) side by side
+in ~4 lines: as one array each, every step read them from ~35 streams of lines that the
+hardware prefetcher did not follow, and a profile showed the loads of positions, turns and
+actions waiting (the record and its prefetch: ~1.2x the steps/s at batch 4096).
+``prefetch_env`` runs the observation's writers with ``fetch`` (``character_marks``,
+``_countdowns``, ``_bars``: see ``_put`` and ``_run``), which then only prefetch the lines
+they would write, so what is prefetched cannot drift from what is written; ``_bars`` looks
+one turn ahead (a dig during the turn is not foreseen), the characters' marks are fetched
+where they stand before the turn.  A bar changes by whole runs of cells (a dig fills 400,
+each turn empties 40), so ``_bar`` writes runs (one loop per run, which the compiler
+vectorizes) and prefetches one index per line: a loop per cell was ~27% of a step.
+
+Calls: a function that takes the state and params tuples and is left as a real call
+pushes them whole (~4.5 KB of array structs) onto the stack.  ``play_env``,
+``observe_changes``, ``play_turn`` and ``timed_events`` are inlined (``inline="always"``;
+``timed_events``, which LLVM had left as a call: 1.19x); the phases LLVM inlines itself
+stay plain ``njit`` functions.
 """
 from collections import namedtuple
 
@@ -37,8 +48,8 @@ from numba import njit
 from ...core.jit import batch_drivers, copy_into
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
-from .constants import (HEIGHT, NUM_PLANES, OPP_SPAWN, OWN_SPAWN, QUEUE, REMOVED, WIDTH,
-                        Plane)
+from .constants import (HEIGHT, NUM_ACTIONS, NUM_PLANES, OPP_SPAWN, OWN_SPAWN, QUEUE, REMOVED,
+                        WIDTH, Plane)
 from ...core.prefetch import LINE, prefetch
 from .rules import legal_actions, play_turn
 
@@ -368,6 +379,22 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def prefetch_record(s, e, actions, masks, rewards, terminated, truncated):
+    """Prefetch env e's record (its small fields, see ``state.alloc``: what
+    ``prefetch_rows`` reads ``AHEAD`` envs later) and its entries in the caller's buffers."""
+    size = s.records.shape[1]
+    for k in range(0, size, LINE):
+        prefetch(s.records, (e, k))
+    prefetch(s.records, (e, size - 1))
+    prefetch(actions, (e, 0))
+    prefetch(masks, (e, 0, 0))
+    prefetch(masks, (e, 1, NUM_ACTIONS - 1))
+    prefetch(rewards, (e, 0))
+    prefetch(terminated, (e, 0))
+    prefetch(truncated, (e, 0))
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def prefetch_rows(s, e):
     """Prefetch env e's cells and the lines of its queues that hold waiting cells: what
     ``prefetch_env`` reads ``AHEAD`` envs later."""
@@ -423,8 +450,9 @@ def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, planes
     observe_changes(s, p, e, planes, masks)
     if done and autoreset:
         copy_into(final_obs, planes)
-        copy_into(final_scores, s.scores[e])
-        copy_into(final_rank_keys, s.rank_key[e])
+        for a in range(final_scores.shape[0]):   # records' fields are strided: no copy_into
+            final_scores[a] = s.scores[e, a]
+            final_rank_keys[a] = s.rank_key[e, a]
         reset_env(s, p, e)
         observe_all(s, p, e, planes, masks)
 
@@ -434,6 +462,8 @@ def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated,
                final_obs, final_scores, final_rank_keys):
     planes = obs.reshape(actions.shape[0], 2, NUM_PLANES, N)  # once: a reshape costs tens of ns
     for e in range(lo, hi):
+        if e + 3 * AHEAD < hi:
+            prefetch_record(s, e + 3 * AHEAD, actions, masks, rewards, terminated, truncated)
         if e + 2 * AHEAD < hi:
             prefetch_rows(s, e + 2 * AHEAD)
         if e + AHEAD < hi:
