@@ -19,14 +19,13 @@ bricks and collected gold from the queues; the bars between the lengths shown
 
 Memory: at batch 4096 the envs' arrays and planes are far from the core, and a step touches
 a few dozen scattered cache lines.  The step loop (``step_range``) prefetches in three
-stages while it steps env e: env e + 3 ``AHEAD``'s record and its entries in the caller's
-buffers (``prefetch_record``); the rows of env e + 2 ``AHEAD`` whose addresses it knows
-from its record (``prefetch_rows``: cells, the queues' waiting entries); then the lines
-of env e + ``AHEAD`` that depend on them (``prefetch_env``).  The record (``state.alloc``)
-holds an env's small fields (positions, flags, counters, turns: ~35 of them) side by side
-in ~4 lines: as one array each, every step read them from ~35 streams of lines that the
-hardware prefetcher did not follow, and a profile showed the loads of positions, turns and
-actions waiting (the record and its prefetch: ~1.2x the steps/s at batch 4096).
+stages while it steps env e: env e + 3 ``AHEAD``'s record (its ~35 small fields in ~4
+lines, see ``core.layout``) and its entries in the caller's buffers (``prefetch_record``);
+the rows of env e + 2 ``AHEAD`` whose addresses it knows from its record
+(``prefetch_rows``: cells, the queues' waiting entries); then the lines of env e +
+``AHEAD`` that depend on them (``prefetch_env``).  Before the record, a profile showed the
+loads of positions, turns and actions waiting (the record and its prefetch: ~1.2x the
+steps/s at batch 4096).
 ``prefetch_env`` runs the observation's writers with ``fetch`` (``character_marks``,
 ``_countdowns``, ``_bars``: see ``_put`` and ``_run``), which then only prefetch the lines
 they would write, so what is prefetched cannot drift from what is written; ``_bars`` looks
@@ -45,6 +44,7 @@ from collections import namedtuple
 
 from numba import njit
 
+from ...core import layout
 from ...core.jit import batch_drivers, copy_into
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
@@ -380,12 +380,9 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
 
 @njit(cache=True, _nrt=False, inline="always")
 def prefetch_record(s, e, actions, masks, rewards, terminated, truncated):
-    """Prefetch env e's record (its small fields, see ``state.alloc``: what
+    """Prefetch env e's record (its small fields, see ``core.layout``: what
     ``prefetch_rows`` reads ``AHEAD`` envs later) and its entries in the caller's buffers."""
-    size = s.records.shape[1]
-    for k in range(0, size, LINE):
-        prefetch(s.records, (e, k))
-    prefetch(s.records, (e, size - 1))
+    layout.prefetch_record(s.records, e)
     prefetch(actions, (e, 0))
     prefetch(masks, (e, 0, 0))
     prefetch(masks, (e, 1, NUM_ACTIONS - 1))

@@ -54,25 +54,19 @@ Turns are absolute turn numbers of the game (the first turn is 0); "-1" means no
 |                |                       | the observations show them                            |
 | obs_bars       | [E, 3] int16          | scratch: lengths of the bars shown (dig delays, turn) |
 | rng            | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                 |
-| records        | [E, R] uint8          | the bytes of each env's record: its small fields (of  |
-|                |                       | at most RECORD_MAX bytes an env) side by side         |
+| records        | [E, R] uint8          | the bytes of each env's record: its small fields (at  |
+|                |                       | most ``core.layout.RECORD_MAX`` bytes an env each)    |
 
-The small fields (positions, flags, counters, scores, turns: ``RECORD_MAX`` bytes an env or
-less) are strided views into one record per env (``records``), so one env's lie in a few
-neighbouring cache lines; the others are C-contiguous arrays.
+The small fields (positions, flags, counters, scores, turns) are strided views into one
+record per env (``records``, see ``core.layout``); the others are C-contiguous arrays.
 """
-import mmap
 from collections import namedtuple
 
 import numpy as np
 
-from ...core.prefetch import LINE
+from ...core.layout import alloc_block
 from ...core.rng import NUM_STREAMS
 from .constants import HEIGHT as H, QUEUE, WIDTH as W
-
-HUGE_PAGE = 2 * 2**20   # bytes of a huge page (x86-64, arm64 with 4 KiB base pages)
-RECORD_MAX = 64         # bytes an env: a field at most this large lives in the env's record
-RECORD_ALIGN = 8        # a record's size is a multiple of the largest itemsize (int64)
 
 FIELDS = (
     ("cells", lambda M, S: (H, W), np.uint8),
@@ -125,55 +119,10 @@ FIELDS = (
 State = namedtuple("State", [name for name, _, _ in FIELDS] + ["records"])
 
 
-def _record_layout(shapes):
-    """Offset of each small field in an env's record (None for the others) and the
-    record's size; a field starts at a multiple of its itemsize."""
-    offsets, size = [], 0
-    for shape, dtype in shapes:
-        nbytes = int(np.prod(shape[1:])) * dtype.itemsize
-        if nbytes > RECORD_MAX:
-            offsets.append(None)
-            continue
-        size = -(-size // dtype.itemsize) * dtype.itemsize
-        offsets.append(size)
-        size += nbytes
-    return offsets, -(-size // RECORD_ALIGN) * RECORD_ALIGN
-
-
 def alloc(num_envs, max_enemies, stack_size):
-    """Zeroed state for ``num_envs`` envs in one block of memory that the kernel is asked
-    to back with huge pages: the records (``records``), then each large field from a
-    cache line's start.  A step touches a few dozen scattered lines of an env; at batch
-    4096 most fields are a few MiB, below numpy's own threshold for huge pages, and with
-    4 KiB pages each of those lines also missed the TLB (the step took ~9% longer).  With
-    a C-contiguous array per small field, a step read some 35 of them, each from its own
-    stream of lines that the hardware prefetcher did not follow: the record puts them in
-    one ~4-line span an env that the kernel prefetches (``kernel.prefetch_record``)."""
-    shapes = [((num_envs,) + shape(max_enemies, stack_size), np.dtype(dtype))
-              for _, shape, dtype in FIELDS]
-    offsets, record = _record_layout(shapes)
-    nbytes = [int(np.prod(sh)) * dt.itemsize for sh, dt in shapes]
-    spans = [0 if offset is not None else -(-n // LINE) * LINE
-             for n, offset in zip(nbytes, offsets)]
-    records_span = -(-num_envs * record // LINE) * LINE
-    # private anonymous memory: zeroed, page-aligned, and eligible for huge pages (Windows
-    # has no such flags: its anonymous maps are zeroed and page-aligned too)
-    size = records_span + sum(spans) + HUGE_PAGE
-    flags = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
-    block = mmap.mmap(-1, size, flags=flags) if flags else mmap.mmap(-1, size)
-    if hasattr(mmap, "MADV_HUGEPAGE"):
-        block.madvise(mmap.MADV_HUGEPAGE)
-    memory = np.frombuffer(block, dtype=np.uint8)
-    records_start = -memory.ctypes.data % HUGE_PAGE
-    records = memory[records_start:records_start + num_envs * record].reshape(num_envs, record)
-    start = records_start + records_span
-    fields = []
-    for (sh, dt), n, span, offset in zip(shapes, nbytes, spans, offsets):
-        if offset is None:
-            fields.append(memory[start:start + n].view(dt).reshape(sh))
-            start += span
-        else:
-            inner = [int(np.prod(sh[i + 1:])) * dt.itemsize for i in range(1, len(sh))]
-            fields.append(np.ndarray(sh, dt, buffer=memory, offset=records_start + offset,
-                                     strides=[record] + inner))
-    return State(*fields, records)
+    """Zeroed state for ``num_envs`` envs, laid out by ``core.layout.alloc_block``: the
+    small fields in one record an env (some 35 of them, ~4 cache lines), the large ones
+    after, all in one block backed by huge pages."""
+    arrays, records = alloc_block([((num_envs,) + shape(max_enemies, stack_size), dtype)
+                                   for _, shape, dtype in FIELDS])
+    return State(*arrays, records)
