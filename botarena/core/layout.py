@@ -33,14 +33,16 @@ def _round_up(n, multiple):
     return -(-n // multiple) * multiple
 
 
-def record_layout(shapes):
-    """Offset of each small field in an env's record (None for a large field) and the
-    record's size; ``shapes``: ``(shape, dtype)`` pairs with the env axis first.  A field
-    starts at a multiple of its itemsize."""
+def record_layout(shapes, in_record=None):
+    """Offset of each small field in an env's record (None for a large field, or one that
+    ``in_record`` keeps out) and the record's size; ``shapes``: ``(shape, dtype)`` pairs
+    with the env axis first.  A field starts at a multiple of its itemsize."""
+    if in_record is None:
+        in_record = [True] * len(shapes)
     offsets, size = [], 0
-    for shape, dtype in shapes:
+    for (shape, dtype), wanted in zip(shapes, in_record):
         nbytes = int(np.prod(shape[1:])) * dtype.itemsize
-        if nbytes > RECORD_MAX:
+        if nbytes > RECORD_MAX or not wanted:
             offsets.append(None)
             continue
         size = _round_up(size, dtype.itemsize)
@@ -59,13 +61,15 @@ def _huge_page_block(size):
     return np.frombuffer(block, dtype=np.uint8)
 
 
-def alloc_block(shapes):
+def alloc_block(shapes, in_record=None):
     """Zeroed arrays of the given ``(shape, dtype)`` pairs (env axis first, the same E in
     each) in one block: returns ``(arrays, records)``, ``records`` the ``[E, R]`` bytes of
-    which the small arrays are views."""
+    which the small arrays are views.  ``in_record[i]`` False keeps field i its own
+    C-contiguous array whatever its size: one a kernel reshapes (numba reshapes contiguous
+    arrays only), or one written outside the kernels (the records alias their fields)."""
     shapes = [(tuple(shape), np.dtype(dtype)) for shape, dtype in shapes]
     num_envs = shapes[0][0][0]
-    offsets, record = record_layout(shapes)
+    offsets, record = record_layout(shapes, in_record)
     nbytes = [int(np.prod(shape)) * dtype.itemsize for shape, dtype in shapes]
     spans = [0 if offset is not None else _round_up(n, LINE)
              for n, offset in zip(nbytes, offsets)]

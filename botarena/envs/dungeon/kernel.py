@@ -20,7 +20,7 @@ observation buffers.  A constant plane is only touched when its value changed
 (``shown_consts`` holds the values drawn), and the bombs' blast arms are kept between
 steps while no bomb or block changed (``draw_marks``).  The step loop prefetches in two
 stages while it steps env e (with ``core.prefetch``): env e + 2 ``AHEAD``'s record (its
-small fields, see ``state.alloc``) and its entries in the caller's buffers
+small fields, see ``core.layout``) and its entries in the caller's buffers
 (``prefetch_record``), then the lines of env e + ``AHEAD`` whose addresses the record
 gives (``prefetch_env``: its state's grids and lists, its scattered observation lines):
 at batch 4096 they are far from the core.  The record and its prefetch, with the state in
@@ -30,6 +30,7 @@ from collections import namedtuple
 
 from numba import njit
 
+from ...core import layout
 from ...core.grid import centre_window
 from ...core.jit import batch_drivers, copy_into, fill_plane
 from ...core.rewards import finish_step
@@ -390,13 +391,10 @@ def prefetch_env(s, e, planes):
 
 @njit(cache=True, _nrt=False, inline='always')
 def prefetch_record(s, e, actions, masks, rewards, terminated, truncated):
-    """Prefetch env e's record (its small fields, see ``state.alloc``: what ``prefetch_env``
+    """Prefetch env e's record (its small fields, see ``core.layout``: what ``prefetch_env``
     reads ``AHEAD`` envs later), its random streams and its entries in the caller's
     buffers."""
-    size = s.records.shape[1]
-    for k in range(0, size, LINE):
-        prefetch(s.records, (e, k))
-    prefetch(s.records, (e, size - 1))
+    layout.prefetch_record(s.records, e)
     prefetch(s.rng, (e, 0))
     prefetch(actions, (e, 0))
     prefetch(masks, (e, 0, 0))

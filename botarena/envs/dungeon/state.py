@@ -56,24 +56,19 @@ Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``
 |               |                       | dtype; no cells when ``view="board"``)                 |
 | records       | [E, R] uint8          | each env's record: its small fields side by side       |
 
-The small fields (counters, players' positions, HP, scores, flags, timers:
-``RECORD_MAX`` bytes an env or less, not sized by the board, but for ``OWN_ARRAY``) are
-strided views into one
-record per env (``records``), so one env's lie in a few neighbouring cache lines; the
-others are C-contiguous arrays.
+The small fields (counters, players' positions, HP, scores, flags, timers: at most
+``core.layout.RECORD_MAX`` bytes an env, not sized by the board, but for ``OWN_ARRAY``) are
+strided views into one record per env (``records``, see ``core.layout``); the others are
+C-contiguous arrays.
 """
-import mmap
 from collections import namedtuple
 
 import numpy as np
 
-from ...core.prefetch import LINE
+from ...core.layout import alloc_block
 from ...core.rng import NUM_STREAMS
 from .constants import NUM_PLANES
 
-HUGE_PAGE = 2 * 2**20   # bytes of a huge page (x86-64, arm64 with 4 KiB base pages)
-RECORD_MAX = 64         # bytes an env: a field at most this large lives in the env's record
-RECORD_ALIGN = 8        # a record's size is a multiple of the largest itemsize (8 bytes)
 # small fields kept out of the records: the bots draw from rng's second stream between
 # steps, and the records (an alias of the fields in them) change only through the kernels
 OWN_ARRAY = ("rng",)
@@ -142,37 +137,18 @@ def pending_capacity(height, width, num_players, ammo_delay):
     return num_players * (ammo_delay + 1) + height * width
 
 
-def _record_layout(shapes, in_record):
-    """Offset of each field in an env's record (None for the fields not ``in_record`` and
-    those larger than ``RECORD_MAX``) and the record's size; a field starts at a multiple
-    of its itemsize."""
-    offsets, size = [], 0
-    for (shape, dtype), wanted in zip(shapes, in_record):
-        nbytes = int(np.prod(shape[1:])) * dtype.itemsize
-        if nbytes > RECORD_MAX or not wanted:
-            offsets.append(None)
-            continue
-        size = -(-size // dtype.itemsize) * dtype.itemsize
-        offsets.append(size)
-        size += nbytes
-    return offsets, -(-size // RECORD_ALIGN) * RECORD_ALIGN
-
-
 def alloc(num_envs, height, width, num_players, ammo_delay, obs_dtype, ego):
     """Zeroed state for ``num_envs`` envs of an ``height x width`` board; ``ego``: with
-    the ego view's scratch of board planes (in ``obs_dtype``).
-
-    One block of memory that the kernel is asked to back with huge pages: the records
-    (``records``), then each large field from a cache line's start.  As one array each,
-    the ~25 small fields were ~25 streams of lines that a step read at scattered places;
-    the record puts them in one ~3-line span an env that the step driver prefetches
-    (``kernel.prefetch_record``)."""
+    the ego view's scratch of board planes (in ``obs_dtype``).  Laid out by
+    ``core.layout.alloc_block``: the ~24 small fields in one record an env (~3 cache lines,
+    which the step driver prefetches: ``kernel.prefetch_record``), the large ones after,
+    all in one block backed by huge pages."""
     P = pending_capacity(height, width, num_players, ammo_delay)
     cells = height * width if ego else 0
-    shapes = [((num_envs,) + shape(height, width, num_players, P), np.dtype(dtype))
+    shapes = [((num_envs,) + shape(height, width, num_players, P), dtype)
               for _, shape, dtype in FIELDS]
-    shapes += [((num_envs, num_players, NUM_PLANES), np.dtype(obs_dtype)),
-               ((num_envs, num_players, NUM_PLANES, cells), np.dtype(obs_dtype))]
+    shapes += [((num_envs, num_players, NUM_PLANES), obs_dtype),
+               ((num_envs, num_players, NUM_PLANES, cells), obs_dtype)]
     # fields sized by the board stay C-contiguous on every board (the kernels reshape the
     # grids, and their types must not depend on the board's size)
     board_sized = [shape(height, width, num_players, P)
@@ -180,29 +156,5 @@ def alloc(num_envs, height, width, num_players, ammo_delay, obs_dtype, ego):
                    for _, shape, _ in FIELDS] + [False, True]
     in_record = [not sized and name not in OWN_ARRAY
                  for name, sized in zip(State._fields, board_sized)]
-    offsets, record = _record_layout(shapes, in_record)
-    nbytes = [int(np.prod(sh)) * dt.itemsize for sh, dt in shapes]
-    spans = [0 if offset is not None else -(-n // LINE) * LINE
-             for n, offset in zip(nbytes, offsets)]
-    records_span = -(-num_envs * record // LINE) * LINE
-    # private anonymous memory: zeroed, page-aligned, and eligible for huge pages (Windows
-    # has no such flags: its anonymous maps are zeroed and page-aligned too)
-    size = records_span + sum(spans) + HUGE_PAGE
-    flags = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
-    block = mmap.mmap(-1, size, flags=flags) if flags else mmap.mmap(-1, size)
-    if hasattr(mmap, "MADV_HUGEPAGE"):
-        block.madvise(mmap.MADV_HUGEPAGE)
-    memory = np.frombuffer(block, dtype=np.uint8)
-    records_start = -memory.ctypes.data % HUGE_PAGE
-    records = memory[records_start:records_start + num_envs * record].reshape(num_envs, record)
-    start = records_start + records_span
-    fields = []
-    for (sh, dt), n, span, offset in zip(shapes, nbytes, spans, offsets):
-        if offset is None:
-            fields.append(memory[start:start + n].view(dt).reshape(sh))
-            start += span
-        else:
-            inner = [int(np.prod(sh[i + 1:])) * dt.itemsize for i in range(1, len(sh))]
-            fields.append(np.ndarray(sh, dt, buffer=memory, offset=records_start + offset,
-                                     strides=[record] + inner))
-    return State(*fields, records)
+    arrays, records = alloc_block(shapes, in_record)
+    return State(*arrays, records)
