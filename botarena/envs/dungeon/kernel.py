@@ -11,10 +11,9 @@ constant planes' ``time_lut[tick]``, ``ammo_lut[min(ammo, AMMO_OBS_CAP)]``,
 Speed: the functions that take the whole state ``s`` and params ``p`` (``step_env``,
 ``observe_env``, ``blast_arms``, ``chain_times``, ``rules.play_tick``) are inlined into
 the batch drivers (``inline='always'``): a real call passes every array of both tuples by
-value, a few KB per call.  So are ``rules.legal_actions`` and ``rules.can_enter``, which
-LLVM had left as ~10 real calls a step.  The loop bodies (``reset_range``,
-``step_range``, see ``core.jit``) take the flat-cell views (``flat_cells``) once per
-range, since numba's reshape is a call too.  A step redraws the observation only where it changed
+value, a few KB per call.  The loop bodies (``reset_range``, ``step_range``, see
+``core.jit``) take the flat-cell views (``flat_cells``) once per range, since numba's
+reshape is a call too.  A step redraws the observation only where it changed
 (``observe_env``; a new game draws it whole): the kernels must be the only writers of the
 observation buffers.  A constant plane is only touched when its value changed
 (``shown_consts`` holds the values drawn), and the bombs' blast arms are kept between

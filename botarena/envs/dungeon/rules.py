@@ -31,9 +31,8 @@ shared/rules/dungeon.md.  A tick (``play_tick``) runs:
 Fires are processed in the order their bombs were placed; within a tick, the later fire
 makes the "last hit" on an ore block.  Points only go to players alive at the start of the
 tick (a dead player's score is frozen).  Phases take the state ``s``, the params ``p`` and
-the env ``e`` and bind that env's arrays once; helpers take the arrays (``can_enter`` and
-``legal_actions`` are inlined: LLVM had left them as real calls, ~10 a step).  All is
-compiled without numba's runtime (``_nrt=False``, see ``core.jit``).
+the env ``e`` and bind that env's arrays once; helpers take the arrays.  All is compiled
+without numba's runtime (``_nrt=False``, see ``core.jit``).
 """
 from numba import njit
 
@@ -60,7 +59,7 @@ def player_at(positions, x, y):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def can_enter(tiles, bomb_grid, positions, x, y):
     """Whether a player may move onto (x, y): inside the board, no block, bomb, player or
     body there."""
@@ -72,7 +71,7 @@ def can_enter(tiles, bomb_grid, positions, x, y):
     return free
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def legal_actions(tiles, bomb_grid, positions, alive, ammo, a, out):
     """out[k] = whether action k is legal for player a (no-op always; moves onto cells it
     can enter; a bomb with ammo where no bomb lies).  A dead player may only do nothing."""
