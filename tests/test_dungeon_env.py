@@ -7,7 +7,7 @@ from botarena.envs.dungeon import kernel
 from botarena.envs.dungeon.constants import Plane
 from botarena.envs.dungeon_v0 import Config, DungeonGame, parallel_env
 
-from test_dungeon_rules import new_game, step
+from test_dungeon_rules import new_game, step, wait
 
 P = Plane
 
@@ -160,6 +160,80 @@ def test_action_masks():
     assert game.masks[0, 0].tolist() == [1, 0, 1, 0, 0, 0]          # on its bomb, no ammo
     step(game, "d", "")
     assert game.masks[0, 0].tolist() == [1, 0, 1, 0, 1, 0]          # bomb above: not back up
+
+
+
+# -- the shield (Config.shield): masks of actions with no escape ----------------------
+
+DEAD_END = ["#0..#..1"]      # player 0's blast (power 2) covers its whole corridor
+OPEN_END = ["#0...#.1"]      # ... leaves (4, 0) out of it
+
+
+def test_shield_masks_a_bomb_in_a_dead_end_that_the_legal_mask_allows():
+    assert new_game(DEAD_END).masks[0, 0].tolist() == [1, 0, 0, 0, 1, 1]
+    assert new_game(DEAD_END, shield=True).masks[0, 0].tolist() == [1, 0, 0, 0, 1, 0]
+    assert new_game(OPEN_END, shield=True).masks[0, 0].tolist() == [1, 0, 0, 0, 1, 1]
+    # what the shield spares: bombing there and running as far as it can costs a hit point
+    game = new_game(DEAD_END)
+    for action in ("p", "r", "r"):
+        step(game, action, "")
+    assert wait(game, 40)["hp"].tolist() == [2, 3]
+
+
+def test_shield_masks_a_step_into_fire_due_next_tick_but_not_a_step_in_and_out():
+    game, unshielded = new_game(OPEN_END, shield=True), new_game(OPEN_END)
+    for g in (game, unshielded):
+        for action in ("p", "r", "r", "r"):
+            step(g, action, "")                 # bomb at (1, 0), player 0 on (4, 0)
+    while game.snapshot(0)["bombs"][0]["fuse"] > 1:
+        for g in (game, unshielded):
+            step(g, "", "")
+    # the fire hits (1..3, 0) two ticks from now: stepping in and back out is safe; a
+    # bomb here is not (its blast covers (2..4, 0), the first bomb still blocks (1, 0))
+    assert game.masks[0, 0].tolist() == [1, 0, 0, 1, 0, 0]
+    for g in (game, unshielded):
+        step(g, "", "")
+    # now the fire hits during the next tick: the step into it is masked too
+    assert game.masks[0, 0].tolist() == [1, 0, 0, 0, 0, 0]
+    assert unshielded.masks[0, 0].tolist() == [1, 0, 0, 1, 0, 1]
+    assert step(unshielded, "l", "")["hp"].tolist() == [2, 3]
+    assert step(game, "", "")["hp"].tolist() == [3, 3]
+
+
+def test_shield_leaves_the_legal_mask_when_no_action_escapes():
+    game = new_game(DEAD_END, shield=True)
+    for action in ("p", "r", "r"):
+        step(game, action, "")                  # masked, but played: the game takes it
+    assert game.snapshot(0)["players"][0]["x"] == 3
+    assert game.masks[0, 0].tolist() == [1, 0, 0, 1, 0, 1]     # all doomed: the legal mask
+
+
+def test_shield_changes_masks_only_and_spares_random_players_their_own_fire():
+    """Uniformly random players, on the legal and on the shielded masks: the shielded
+    masks are non-empty subsets of the legal ones, and the shielded players lose far
+    fewer hit points."""
+    envs, ticks = 32, 400
+    lost = {}
+    for shield in (False, True):
+        game = DungeonGame(Config(shield=shield), envs)
+        legal = DungeonGame(Config(), envs)
+        rng = np.random.default_rng(5)
+        game.reset(seed=9)
+        legal.reset(seed=9)
+        hurt = 0
+        for _ in range(ticks):
+            assert (game.masks <= legal.masks).all() and game.masks.any(axis=2).all()
+            weights = rng.random(game.masks.shape) * game.masks
+            actions = weights.argmax(axis=2)
+            hp, tick = np.maximum(game.state.hp, 0), game.state.tick.copy()
+            for g in (game, legal):
+                g.step(actions, autoreset=True)
+            same_game = game.state.tick == tick + 1          # not a new one (autoreset)
+            hurt += (hp - np.maximum(game.state.hp, 0))[same_game].sum()
+            assert np.array_equal(game.state.tiles, legal.state.tiles)
+            assert np.array_equal(game.state.positions, legal.state.positions)
+        lost[shield] = hurt
+    assert lost[True] * 4 < lost[False]
 
 
 def test_snapshot_keys():

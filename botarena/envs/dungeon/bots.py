@@ -95,15 +95,16 @@ def danger_map(s, e, danger):
 
 
 @njit(cache=True)
-def _escape(tiles, bomb_grid, positions, a, danger, dist, queue, first, rot):
+def _escape(tiles, bomb_grid, positions, a, danger, dist, queue, first, rot, t0):
     """First move (1..4) of a shortest path to a cell no fire will hit, every step safe on
-    the tick it is taken; 0 if the player's cell is such a cell; NO_ESCAPE if none."""
+    the tick it is taken, for player a standing on its cell at tick ``t0`` (0: now); 0 if
+    that cell is such a cell; NO_ESCAPE if none."""
     height, width = tiles.shape
     x0, y0 = positions[a, 0], positions[a, 1]
     if danger[y0, x0] == NO_DANGER:
         return 0
     dist[:] = -1
-    dist[y0, x0] = 0
+    dist[y0, x0] = t0
     queue[0] = y0 * width + x0
     head, tail = 0, 1
     while head < tail:
@@ -119,7 +120,7 @@ def _escape(tiles, bomb_grid, positions, a, danger, dist, queue, first, rot):
             if danger[ny, nx] == t:
                 continue                      # hit on the tick it would arrive
             dist[ny, nx] = t
-            first[ny, nx] = d if t == 1 else first[y, x]
+            first[ny, nx] = d if t == t0 + 1 else first[y, x]
             if danger[ny, nx] == NO_DANGER:
                 return first[ny, nx]
             queue[tail] = ny * width + nx
@@ -149,14 +150,24 @@ def _blast_hits(tiles, bomb_grid, positions, alive, a, x, y, power, want_blocks,
 
 
 @njit(cache=True)
-def _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first):
-    """Whether player a could still escape after placing a bomb on its cell now."""
+def _can_escape(tiles, bomb_grid, positions, a, danger, dist, queue, first, t0):
+    """Whether player a, standing on its cell at tick ``t0`` (0: now), is not hit there
+    then and finds an escape (``_escape``)."""
+    x, y = positions[a, 0], positions[a, 1]
+    return danger[y, x] != t0 and \
+        _escape(tiles, bomb_grid, positions, a, danger, dist, queue, first, 0, t0) != NO_ESCAPE
+
+
+@njit(cache=True)
+def _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first, t0):
+    """Whether player a could still escape after placing a bomb on its cell, standing
+    there at tick ``t0`` (the bots plan from now, 0; the shield from after this tick, 1)."""
     tiles, bomb_grid, positions = s.tiles[e], s.bomb_grid[e], s.positions[e]
     x, y = positions[a, 0], positions[a, 1]
     scratch[:, :] = danger
     bomb_grid[y, x] = s.num_bombs[e] + 1      # the bomb blocks and stops fire (restored below)
     _add_blast(tiles, bomb_grid, scratch, x, y, s.power[e, a], p.bomb_fuse + 1)
-    ok = _escape(tiles, bomb_grid, positions, a, scratch, dist, queue, first, 0) > 0
+    ok = _can_escape(tiles, bomb_grid, positions, a, scratch, dist, queue, first, t0)
     bomb_grid[y, x] = 0
     return ok
 
@@ -221,12 +232,12 @@ def _bomb_traps(s, p, e, a, x, y, danger, scratch, dist, queue, first):
     x0, y0 = positions[a, 0], positions[a, 1]
     positions[a, 0], positions[a, 1] = x, y   # tried there (restored below)
     trapped = False
-    if _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first):   # scratch: with it
+    if _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first, 0):   # scratch: with it
         bomb_grid[y, x] = s.num_bombs[e] + 1
         for b in range(positions.shape[0]):
             if b == a or not alive[b] or scratch[positions[b, 1], positions[b, 0]] == NO_DANGER:
                 continue
-            if _escape(tiles, bomb_grid, positions, b, scratch, dist, queue, first, 0) == NO_ESCAPE:
+            if _escape(tiles, bomb_grid, positions, b, scratch, dist, queue, first, 0, 0) == NO_ESCAPE:
                 trapped = True
         bomb_grid[y, x] = 0
     positions[a, 0], positions[a, 1] = x0, y0
@@ -286,7 +297,7 @@ def _best_target(s, p, e, a, danger, scratch, dist, queue, first, dist2, queue2,
     armed = s.ammo[e, a] > 0
     x0, y0 = positions[a, 0], positions[a, 1]
     bomb_here = armed and bomb_grid[y0, x0] == 0 and \
-        _bomb_is_safe(s, p, e, a, danger, scratch, dist2, queue2, first2)
+        _bomb_is_safe(s, p, e, a, danger, scratch, dist2, queue2, first2, 0)
     dist[:] = -1
     dist[y0, x0] = 0
     first[y0, x0] = 0
@@ -343,7 +354,7 @@ def _plan(s, p, env_ids, agent_ids, out, style):
         danger_map(s, e, danger)
         x, y = positions[a, 0], positions[a, 1]
         if danger[y, x] != NO_DANGER:
-            move = _escape(tiles, bomb_grid, positions, a, danger, dist, queue, first, rot)
+            move = _escape(tiles, bomb_grid, positions, a, danger, dist, queue, first, rot, 0)
             out[i] = move if move > 0 else 0
             continue
         if style == TRAPPER:
@@ -360,7 +371,7 @@ def _plan(s, p, env_ids, agent_ids, out, style):
         can_bomb = s.ammo[e, a] > 0 and bomb_grid[y, x] == 0
         if can_bomb and _blast_hits(tiles, bomb_grid, positions, alive, a, x, y, s.power[e, a],
                                     True, aggressive):
-            if _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first):
+            if _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first, 0):
                 out[i] = BOMB_ACTION
                 continue
         move = 0
@@ -371,6 +382,54 @@ def _plan(s, p, env_ids, agent_ids, out, style):
         if move == 0 and aggressive:
             move = _towards(s, e, a, danger, dist, queue, first, rot, False, False, False, True)
         out[i] = move
+
+
+@njit(cache=True)
+def _shield_player(s, p, e, a, danger, scratch, dist, queue, first, mask):
+    """Clear ``mask``'s actions after which player a could not escape (see ``shield``),
+    unless that would clear them all."""
+    tiles, bomb_grid, positions = s.tiles[e], s.bomb_grid[e], s.positions[e]
+    x0, y0 = positions[a, 0], positions[a, 1]
+    keep = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    for act in range(NUM_ACTIONS):
+        if not mask[act]:
+            continue
+        if act == BOMB_ACTION:
+            keep[act] = _bomb_is_safe(s, p, e, a, danger, scratch, dist, queue, first, 1)
+        else:
+            positions[a, 0] = x0 + ACTION_DELTAS[act, 0]   # tried there (restored below)
+            positions[a, 1] = y0 + ACTION_DELTAS[act, 1]
+            keep[act] = _can_escape(tiles, bomb_grid, positions, a, danger, dist, queue, first,
+                                    1)
+            positions[a, 0], positions[a, 1] = x0, y0
+    if keep.any():
+        for act in range(NUM_ACTIONS):
+            mask[act] = keep[act]
+
+
+@njit(cache=True)
+def shield(s, p, masks):
+    """The shielded action masks (``Config.shield``): for every live player of every env
+    still playing, the legal actions in ``masks`` (``[E, A, actions]``) after which it
+    would have no escape are cleared, unless none keeps one.  After the action the
+    player stands on its (new) cell during the next tick; it must not be hit there then,
+    and from there a path must lead to a cell no fire will hit (``_escape``), with the
+    bomb's own blast added for a bomb.  What it foresees is the bots' danger map: the
+    fire and the bombs on the board with their chains, not the other players' moves and
+    bombs."""
+    height, width = s.tiles.shape[1], s.tiles.shape[2]
+    danger = np.empty((height, width), dtype=np.int32)
+    scratch = np.empty((height, width), dtype=np.int32)
+    dist = np.empty((height, width), dtype=np.int32)
+    first = np.zeros((height, width), dtype=np.int32)
+    queue = np.empty(height * width, dtype=np.int32)
+    for e in range(masks.shape[0]):
+        if s.over[e]:
+            continue
+        danger_map(s, e, danger)
+        for a in range(masks.shape[1]):
+            if s.alive[e, a]:
+                _shield_player(s, p, e, a, danger, scratch, dist, queue, first, masks[e, a])
 
 
 @njit(cache=True)

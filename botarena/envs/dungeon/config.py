@@ -33,6 +33,10 @@ class Config:
         opponent) or "win_loss" (+1/0/-1 at the end: last alive, else score).
     hurt_penalty: shaping, subtracted from the reward per hit point the player loses
         (its own fire included; 0: none).
+    shield: a training aid: the action mask also clears the actions after which the
+        player would have no escape from the fire it can foresee (``bots.shield``: the
+        bombs on the board and their chains as the bots see them, not the other players'
+        next moves), unless that clears them all.  The game and its rules are unchanged.
     view: "board" (the planes cover the board as it is) or "ego" (a (2H-1, 2W-1) window
         centred on the observing player: board cell (x, y) is window cell
         (x - own x + W - 1, y - own y + H - 1); cells off the board read as metal).
@@ -65,6 +69,7 @@ class Config:
     max_ticks: int = 1800
     reward: str = "score"
     hurt_penalty: float = 0.0
+    shield: bool = False
     view: str = BOARD_VIEW
     obs_dtype: str = "uint8"
     max_steps: Optional[int] = None
@@ -75,8 +80,9 @@ class Config:
         if isinstance(self.hurt_penalty, bool) or not isinstance(self.hurt_penalty, (int, float)) \
                 or not self.hurt_penalty >= 0:
             raise ValueError(f"hurt_penalty must be a number >= 0, got {self.hurt_penalty!r}")
-        if not isinstance(self.symmetric, bool):
-            raise ValueError(f"symmetric must be a bool, got {self.symmetric!r}")
+        for flag in ("symmetric", "shield"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ValueError(f"{flag} must be a bool, got {getattr(self, flag)!r}")
         positive = ("width", "height", "num_players", "player_hp", "bomb_fuse", "ore_hp",
                     "ammo_lifetime", "ammo_delay", "treasure_min", "treasure_retry", "max_ticks")
         non_negative = ("metal_blocks", "wooden_blocks", "ore_blocks", "map_ammo", "player_ammo",

@@ -6,7 +6,7 @@ from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.grid import EGO_VIEW, ego_shape
 from ...core.rewards import REWARD_MODES
 from . import kernel, render
-from .bots import BOTS
+from .bots import BOTS, shield
 from .config import Config
 from .constants import (ACTION_NAMES, AMMO_OBS_CAP, NUM_ACTIONS, NUM_PLANES, ORE,
                         POWER_OBS_CAP, RANDOM_BOARD, SCORE_OBS_CAP, METAL, WOOD, AMMO,
@@ -50,6 +50,20 @@ class DungeonGame(BatchedGame):
 
     def agent_count(self):
         return self._players
+
+    def reset(self, seed=None, env_ids=None):
+        super().reset(seed, env_ids)
+        self._shield()
+
+    def step(self, actions=None, autoreset=False, validate=True):
+        super().step(actions, autoreset, validate)
+        self._shield()
+
+    def _shield(self):
+        """``Config.shield``: the masks of every env still playing are shielded (an env's
+        shielded mask is its own fixed point, so envs not reset or stepped keep theirs)."""
+        if self.config.shield:
+            shield(self.state, self.params, self.masks)
 
     def make_state(self, num_envs):
         c = self.config
