@@ -133,7 +133,7 @@ def test_observation_redrawn_where_changed_is_whole(view, obs_dtype):
     rng = np.random.default_rng(4)
     for _ in range(150):
         game.step(rng.integers(0, 6, (4, 3)), autoreset=True)
-        state = type(game.state)(*[field.copy() for field in game.state])
+        state = game.copy_state()
         obs, masks = np.zeros_like(game.obs), np.zeros_like(game.masks)
         board, ore = state.tiles.reshape(4, -1), state.ore_hp.reshape(4, -1)
         windows = obs.reshape(obs.shape[:3] + (-1,))
@@ -345,3 +345,17 @@ def test_aggressive_hunts_a_passive_opponent():
     assert hp_lost[:, 1].sum() > 0                                  # it hits the opponent
     assert (game.state.scores[:, 0] >= 25).sum() >= 2
     assert hp_lost[:, 0].sum() <= hp_lost[:, 1].sum()
+
+
+def test_cloning_data_leaves_out_teacher_actions_the_shield_masks():
+    """``training.pretrain.collect``: a teacher action outside the recorded mask would cost
+    ~1e8 of log-likelihood; the random bot (legal, not shielded, actions) plays some."""
+    from botarena.training.pretrain import collect
+
+    envs, steps = 8, 200
+    data = collect("dungeon_v0", envs, steps, opponent=("random",), seed=3, teacher="random",
+                   shield=True)
+    kept = len(data["actions"])
+    assert 0 < kept < envs * steps
+    assert all(len(value) == kept for value in data.values())
+    assert data["masks"][np.arange(kept), data["actions"]].all()

@@ -205,7 +205,7 @@ def test_sb3_opponent_bot_really_plays(env_id, bot):
         # learner seat e % A: the learner sees only its own observation
         for e in range(num_envs):
             assert np.array_equal(obs[e], game.obs[e, e % A])
-        copy = type(game.state)(*[field.copy() for field in game.state])
+        copy = game.copy_state()
         expected = zeros(game, len(env_ids))
         game.bots[bot](copy, game.params, env_ids, agent_ids, expected)
         learner = random_legal(venv.action_masks(), rng, game)

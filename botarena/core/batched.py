@@ -105,14 +105,28 @@ class BatchedGame(ABC):
 
     def __getstate__(self):
         """Picklable (SuperSuit's and SB3's subprocess vector envs, Ray copy envs): the
-        compiled entry points are dropped and bound again on unpickling."""
+        compiled entry points are dropped and bound again on unpickling, and the state
+        is laid out again as ``make_state`` lays it out (pickle copies each field on its
+        own: the kernels would run on another layout, compiled once more for it)."""
         state = self.__dict__.copy()
         del state["_reset"], state["_step"], state["_first_outside"]
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        self.state = self.copy_state()
         self._bind_kernels()
+
+    def copy_state(self, env_ids=None):
+        """A copy of the state of ``env_ids`` (all envs by default), laid out as
+        ``make_state`` lays it out: the compiled kernels and bots take it as they take
+        ``self.state`` (a copy of each field on its own, e.g. ``field.copy()``, has
+        another layout, for which numba would compile them once more)."""
+        ids = np.arange(self.num_envs) if env_ids is None else np.asarray(env_ids)
+        fresh = self.make_state(len(ids))
+        for field, source in zip(fresh, self.state):
+            field[...] = source[ids]
+        return fresh
 
     # -- driving -------------------------------------------------------------------
     def reset(self, seed=None, env_ids=None):

@@ -14,7 +14,10 @@ miscompiled bodies inlined into a ``prange`` loop).  The number of envs is
 ``bind(dispatcher, *args)`` returns the compiled entry point for the argument types of
 ``args``.  Calling it skips numba's per-call type dispatch, which for a state tuple of a
 dozen arrays costs several microseconds: the single-env PettingZoo front-end steps far
-faster this way.  The arguments passed later must have exactly those types.
+faster this way.  The arguments passed later must have exactly those types.  The types
+are taken as at every batch size (``batch_type``): a record field of a one-env state
+would otherwise make numba compile every kernel a second time (2 minutes for dungeon).
+``BatchTyped(dispatcher)`` calls through ``bind`` each time (the bots).
 
 Hot-path functions that allocate nothing (rule phases, observe, rewards, batch drivers)
 are compiled with ``njit(cache=True, _nrt=False)``: without numba's runtime, taking a
@@ -23,10 +26,13 @@ count (those were ~40% of a paint step).  Such a function cannot create arrays, 
 assign one array slice from another (``a[e] = b`` allocates a temporary): use
 ``copy_into``.  Functions that allocate (e.g. the bots' scratch) keep the default.
 """
+import functools
 import types
 
+import numpy as np
 from numba import config as numba_config
 from numba import njit, prange
+from numba.core import types as numba_types
 
 
 def _serial_driver(s, p, chunks, args):
@@ -84,14 +90,57 @@ def first_outside(values, high):
     return -1
 
 
+def batch_type(value, typ):
+    """``typ``, numba's type of ``value``, as it is at every batch size: an array whose
+    env axis (the first) strides past other data, as the fields of an env's record do
+    (``core.layout``), is typed with layout ``A`` even with one env, where numpy flags it
+    contiguous (numba would compile a second copy of every kernel for batches of one);
+    tuples (a state, params) member by member."""
+    if isinstance(typ, numba_types.Array) and typ.layout == "C" and value.ndim:
+        env_bytes = value.itemsize * int(np.prod(value.shape[1:]))
+        return typ if value.strides[0] == env_bytes else typ.copy(layout="A")
+    if isinstance(value, tuple) and isinstance(typ, numba_types.BaseTuple):
+        members = [batch_type(v, t) for v, t in zip(value, typ)]
+        return numba_types.BaseTuple.from_types(members, type(value))
+    return typ
+
+
 def bind(dispatcher, *args):
-    """The compiled entry point of ``dispatcher`` for the types of ``args`` (compiled if needed)."""
+    """The compiled entry point of ``dispatcher`` for the types of ``args`` as they are at
+    every batch size (``batch_type``; compiled if needed)."""
     if numba_config.DISABLE_JIT or not hasattr(dispatcher, "overloads"):
         return dispatcher
-    signature = tuple(dispatcher.typeof_pyval(a) for a in args)
+    signature = tuple(batch_type(a, dispatcher.typeof_pyval(a)) for a in args)
     if signature not in dispatcher.overloads:
         dispatcher.compile(signature)
     return dispatcher.overloads[signature].entry_point
+
+
+class BatchTyped:
+    """A jitted function called through ``bind``: one compiled copy for batches of any
+    size (the games' bots and other kernels called on a state from Python).  Typing a
+    state in Python costs ~1 ms, so the entry point of the last call is kept and reused
+    while the tuple arguments (state, params) are the same objects and the other
+    arguments have the same types."""
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+        self._last = None   # (key, the tuple arguments kept alive, entry point)
+        functools.update_wrapper(self, dispatcher)
+
+    def __call__(self, *args):
+        typeof = self.dispatcher.typeof_pyval
+        key = tuple(id(a) if isinstance(a, tuple) else batch_type(a, typeof(a)) for a in args)
+        if self._last is None or self._last[0] != key:
+            kept = [a for a in args if isinstance(a, tuple)]
+            self._last = (key, kept, bind(self.dispatcher, *args))
+        return self._last[2](*args)
+
+
+def batch_typed(table):
+    """``{name: BatchTyped(function)}`` of a ``{name: jitted function}`` table (a game's
+    ``BOTS``)."""
+    return {name: BatchTyped(function) for name, function in table.items()}
 
 
 @njit(cache=True, _nrt=False, inline='always')

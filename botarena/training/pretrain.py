@@ -53,8 +53,9 @@ def collect(env_id, num_envs, steps, opponent=("random", "greedy"), seed=0, teac
             epsilon=0.0, policy=None, beta=1.0, gamma=0.99, **config):
     """Record ``steps`` turns of ``num_envs`` learner seats; returns a dict of arrays
     ``obs (N, C, H, W) float32, masks (N, mask length) bool, actions (N,) + action shape
-    int64, returns (N,) float32`` with ``N = num_envs * steps`` (returns are discounted to
-    the episode's end, or to the end of the recording for episodes still running).  An
+    int64, returns (N,) float32`` with ``N = num_envs * steps``, less (``Discrete``) the
+    samples whose teacher action the mask clears (returns are discounted to the episode's
+    end, or to the end of the recording for episodes still running).  An
     action is one value (``Discrete``) or one per entry (``MultiDiscrete``, e.g. ants' command
     per cell)."""
     config = dict(config)
@@ -103,8 +104,14 @@ def collect(env_id, num_envs, steps, opponent=("random", "greedy"), seed=0, teac
         ret[t] = running
     venv.close()
     flat = lambda a: a.reshape((steps * n,) + a.shape[2:])  # noqa: E731
-    return {"obs": flat(obs_buf), "masks": flat(mask_buf), "actions": flat(act_buf),
+    data = {"obs": flat(obs_buf), "masks": flat(mask_buf), "actions": flat(act_buf),
             "returns": flat(ret)}
+    if not action_shape:
+        # a teacher's action the mask clears (a mask stricter than the bot, e.g. dungeon's
+        # shield) would cost ~1e8 of log-likelihood: such samples are left out
+        allowed = np.take_along_axis(data["masks"], data["actions"][:, None], axis=1)[:, 0]
+        data = {key: value[allowed] for key, value in data.items()}
+    return data
 
 
 def pretrain(model, data, epochs=4, batch_size=1024, learning_rate=1e-3, vf_coef=0.5,

@@ -34,6 +34,7 @@ nearly every game (first raze around turn 120).
 import numpy as np
 from numba import njit
 
+from ...core.jit import batch_typed
 from ...core.rng import AGENT, randint
 from .constants import COMMAND_DELTAS, NUM_COMMANDS, UNREACHED
 from .rules import land_distances
@@ -358,4 +359,4 @@ def raider(s, p, env_ids, agent_ids, out):
             row[c] = cmd
 
 
-BOTS = {"random": random, "greedy": greedy, "raider": raider}
+BOTS = batch_typed({"random": random, "greedy": greedy, "raider": raider})

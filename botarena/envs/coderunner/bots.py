@@ -32,6 +32,7 @@ row, on the side of the dig, and walking towards it would cross the dug cell; el
 import numpy as np
 from numba import njit
 
+from ...core.jit import batch_typed
 from ...core.rng import AGENT, randint
 from .constants import (BOTTOM, BRICK, DIG_LEFT, DIG_RIGHT, GOLD, HEIGHT, MIRRORED,
                         MOVE_DELTAS, NONE, NUM_ACTIONS, REMOVED, WIDTH)
@@ -398,4 +399,4 @@ def racer(s, p, env_ids, agent_ids, out):
                             their_first, back, back_queue)
 
 
-BOTS = {"random": random, "greedy": greedy, "trapper": trapper, "racer": racer}
+BOTS = batch_typed({"random": random, "greedy": greedy, "trapper": trapper, "racer": racer})

@@ -10,6 +10,9 @@ Actions
     (y + 1), 2 ``d`` (y - 1), 3 ``l`` (x - 1), 4 ``r`` (x + 1), 5 ``p`` place a bomb.  The
     action mask marks moves off the board or into blocks, bombs, players and bodies, and
     bombs without ammo or where a bomb lies; they are still accepted and do nothing.
+    ``shield=True`` (a training aid, ``bots.shield``) also masks the actions after which
+    the player could not escape the fire it can foresee (the bombs on the board and their
+    chains), unless no action escapes; the game itself is unchanged.
 
 Observations
     ``Box(15, H, W)``, planes ``obs[plane, y, x]`` from the observing player's side
@@ -53,7 +56,7 @@ Scripted bots (``bots.py``): ``random``, ``safe_bomber`` (alias ``greedy``), ``a
 bombs opponents that its blast leaves no escape).
 
 Version history
-    v0: first release (unreleased additions: ``view="ego"``, ``hurt_penalty``).
+    v0: first release (unreleased additions: ``view="ego"``, ``hurt_penalty``, ``shield``).
 """
 from ...core import cache
 

@@ -213,7 +213,7 @@ class PlayerState(_ReadOnly):
 
 def raw_copy(game, e=0):
     """A one-env copy of env ``e``'s state arrays (what ``BotAgent`` plays on)."""
-    return type(game.state)(*[np.array(f[e:e + 1]) for f in game.state])
+    return game.copy_state([e])
 
 
 def make_states(game, e=0, with_raw=True):

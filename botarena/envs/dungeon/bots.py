@@ -34,6 +34,7 @@ blocks already doomed) and on the traps.
 import numpy as np
 from numba import njit
 
+from ...core.jit import batch_typed
 from ...core.rng import AGENT, randint
 from .constants import AMMO, NUM_ACTIONS, ORE, TREASURE, WOOD
 from .kernel import hit_times
@@ -450,5 +451,5 @@ def trapper(s, p, env_ids, agent_ids, out):
     _plan(s, p, env_ids, agent_ids, out, TRAPPER)
 
 
-BOTS = {"random": random, "safe_bomber": safe_bomber, "greedy": safe_bomber,
-        "aggressive": aggressive, "trapper": trapper}
+BOTS = batch_typed({"random": random, "safe_bomber": safe_bomber, "greedy": safe_bomber,
+                    "aggressive": aggressive, "trapper": trapper})

@@ -4,6 +4,7 @@ from gymnasium import spaces
 
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.grid import EGO_VIEW, ego_shape
+from ...core.jit import BatchTyped
 from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS, shield
@@ -14,6 +15,9 @@ from .constants import (ACTION_NAMES, AMMO_OBS_CAP, NUM_ACTIONS, NUM_PLANES, ORE
 from .maps import load_board
 from .state import alloc
 
+
+
+SHIELD = BatchTyped(shield)
 
 
 def _lut(values, dtype, integer):
@@ -63,7 +67,7 @@ class DungeonGame(BatchedGame):
         """``Config.shield``: the masks of every env still playing are shielded (an env's
         shielded mask is its own fixed point, so envs not reset or stepped keep theirs)."""
         if self.config.shield:
-            shield(self.state, self.params, self.masks)
+            SHIELD(self.state, self.params, self.masks)
 
     def make_state(self, num_envs):
         c = self.config

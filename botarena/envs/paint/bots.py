@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from ...core.grid import DIRECTIONS
+from ...core.jit import batch_typed
 from ...core.rng import AGENT, randint
 from .constants import FIRST_SHOOT, FIRST_WALK, NUM_ACTIONS, OBSTACLE
 from .rules import legal_actions, shot_range, walkable
@@ -128,4 +129,4 @@ def greedy(s, p, env_ids, agent_ids, out):
         out[i] = best
 
 
-BOTS = {"random": random, "greedy": greedy}
+BOTS = batch_typed({"random": random, "greedy": greedy})
