@@ -332,18 +332,21 @@ def _best_target(s, p, e, a, danger, scratch, dist, queue, first, dist2, queue2,
 
 
 @njit(cache=True)
+def _scratch(s):
+    """The searches' scratch for a board of ``s``: the danger map, a second one (with a
+    tried bomb), distances, first moves and the queue."""
+    height, width = s.tiles.shape[1], s.tiles.shape[2]
+    return (np.empty((height, width), dtype=np.int32), np.empty((height, width), dtype=np.int32),
+            np.empty((height, width), dtype=np.int32), np.zeros((height, width), dtype=np.int32),
+            np.empty(height * width, dtype=np.int32))
+
+
+@njit(cache=True)
 def _plan(s, p, env_ids, agent_ids, out, style):
     if env_ids.shape[0] == 0:
         return
-    height, width = s.tiles.shape[1], s.tiles.shape[2]
-    danger = np.empty((height, width), dtype=np.int32)
-    scratch = np.empty((height, width), dtype=np.int32)
-    dist = np.empty((height, width), dtype=np.int32)
-    first = np.zeros((height, width), dtype=np.int32)
-    queue = np.empty(height * width, dtype=np.int32)
-    dist2 = np.empty((height, width), dtype=np.int32)
-    first2 = np.zeros((height, width), dtype=np.int32)
-    queue2 = np.empty(height * width, dtype=np.int32)
+    danger, scratch, dist, first, queue = _scratch(s)
+    _, _, dist2, first2, queue2 = _scratch(s)
     aggressive = style == AGGRESSIVE
     for i in range(env_ids.shape[0]):
         e, a = env_ids[i], agent_ids[i]
@@ -418,12 +421,7 @@ def shield(s, p, masks):
     bomb's own blast added for a bomb.  What it foresees is the bots' danger map: the
     fire and the bombs on the board with their chains, not the other players' moves and
     bombs."""
-    height, width = s.tiles.shape[1], s.tiles.shape[2]
-    danger = np.empty((height, width), dtype=np.int32)
-    scratch = np.empty((height, width), dtype=np.int32)
-    dist = np.empty((height, width), dtype=np.int32)
-    first = np.zeros((height, width), dtype=np.int32)
-    queue = np.empty(height * width, dtype=np.int32)
+    danger, scratch, dist, first, queue = _scratch(s)
     for e in range(masks.shape[0]):
         if s.over[e]:
             continue
