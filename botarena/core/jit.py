@@ -129,6 +129,8 @@ class BatchTyped:
         functools.update_wrapper(self, dispatcher)
 
     def __call__(self, *args):
+        if not hasattr(self.dispatcher, "overloads"):      # NUMBA_DISABLE_JIT
+            return self.dispatcher(*args)
         typeof = self.dispatcher.typeof_pyval
         key = tuple(id(a) if isinstance(a, tuple) else batch_type(a, typeof(a)) for a in args)
         if self._last is None or self._last[0] != key:
