@@ -17,7 +17,7 @@ dozen arrays costs several microseconds: the single-env PettingZoo front-end ste
 faster this way.  The arguments passed later must have exactly those types.  The types
 are taken as at every batch size (``batch_type``): a record field of a one-env state
 would otherwise make numba compile every kernel a second time (2 minutes for dungeon).
-``BatchTyped(dispatcher)`` calls through ``bind`` each time (the bots).
+``BatchTyped(dispatcher)`` calls through ``bind``, reusing the last entry point (the bots).
 
 Hot-path functions that allocate nothing (rule phases, observe, rewards, batch drivers)
 are compiled with ``njit(cache=True, _nrt=False)``: without numba's runtime, taking a
