@@ -24,7 +24,10 @@ same time.  Each test of one game therefore carries ``xdist_group(<env id>)`` an
 tests and compiles its kernels once, the others meanwhile run other games.  A test's game
 is the env id it is parametrized with, else the game of its file (``test_<game>_*.py``),
 else the one env id named in the test's (or else its module's) source; tests of no single
-game stay ungrouped and are handed out one by one after the games.
+game stay ungrouped and are handed out one by one after the games.  A game's kernels
+compile once per observation dtype, so its tests of float32 observations (parametrized
+with, or naming, ``"float32"``) form a group of their own (``<env id>:float32``), which
+the other worker can run meanwhile.
 """
 import inspect
 import os
@@ -237,10 +240,24 @@ def pytest_configure_node(node):
     node.workerinput["loadgroup"] = node.config.option.dist == "loadgroup"
 
 
+def group_of(item):
+    """``item``'s xdist group: its game (``game_of``), apart for float32 observations."""
+    env_id = game_of(item)
+    if env_id is None:
+        return None
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    try:
+        source = inspect.getsource(item.function)
+    except (OSError, TypeError):
+        source = ""
+    float32 = "float32" in repr(params) or '"float32"' in source
+    return f"{env_id}:float32" if float32 else env_id
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's hook reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
-            env_id = game_of(item)
-            if env_id is not None:
-                item.add_marker(pytest.mark.xdist_group(env_id))
+            group = group_of(item)
+            if group is not None:
+                item.add_marker(pytest.mark.xdist_group(group))

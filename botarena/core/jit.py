@@ -95,10 +95,13 @@ def batch_type(value, typ):
     env axis (the first) strides past other data, as the fields of an env's record do
     (``core.layout``), is typed with layout ``A`` even with one env, where numpy flags it
     contiguous (numba would compile a second copy of every kernel for batches of one);
-    tuples (a state, params) member by member."""
+    an array without elements (a scratch a config leaves unused) keeps layout ``C``
+    whatever its strides (else its configs would compile apart); tuples (a state, params)
+    member by member."""
     if isinstance(typ, numba_types.Array) and typ.layout == "C" and value.ndim:
         env_bytes = value.itemsize * int(np.prod(value.shape[1:]))
-        return typ if value.strides[0] == env_bytes else typ.copy(layout="A")
+        contiguous = value.strides[0] == env_bytes or env_bytes == 0
+        return typ if contiguous else typ.copy(layout="A")
     if isinstance(value, tuple) and isinstance(typ, numba_types.BaseTuple):
         members = [batch_type(v, t) for v, t in zip(value, typ)]
         return numba_types.BaseTuple.from_types(members, type(value))

@@ -139,8 +139,8 @@ DEFAULT_FINETUNE = {
 # random in 5 minutes (README).  Against greedy it takes two runs, 37 minutes (README): clone
 # the raider bot with 2 DAgger rounds (--teacher raider --pretrain-steps 51200
 # --pretrain-epochs 5 --dagger-rounds 2 --pretrain-minutes 12 --minutes 13 --opponent
-# greedy), then --init that model for 24 minutes of PPO alone against greedy at
-# DEFAULT_FINETUNE's steps (--ppo learning_rate=1e-4 clip_range=0.1 ent_coef=0.001): 0.85.
+# greedy), then --init that model for 24 minutes of PPO alone against greedy (at
+# DEFAULT_FINETUNE's steps, as every --init): 0.85.
 # coderunner_v0 clones the racer bot, then 3 DAgger rounds, in 60% of the minutes: 0.99 vs
 # random in 5 and 20 minutes, 0.74 and 0.85 vs greedy (README).
 # dungeon_v0 clones the trapper bot (102k samples, 13 epochs) with 3 DAgger rounds in 60%
@@ -336,6 +336,7 @@ def opponent_specs(opponent):
 
 def ppo_settings(args, warm):
     """MaskablePPO's keyword arguments: DEFAULT_PPO, ENV_PPO, ``--ppo``; after a warm start
+    (cloning, DAgger, or a model loaded with ``--init``: PPO refines a trained policy)
     DEFAULT_FINETUNE over those, then ``--ppo`` and ``--finetune`` again."""
     layers = [DEFAULT_PPO, ENV_PPO.get(args.env, {}), parse_config(args.ppo)]
     if warm:
@@ -417,11 +418,13 @@ def parse_args(argv=None):
     p.add_argument("--teacher", default=DEFAULT_PRETRAIN["teacher"],
                    help="the bot the warm start clones")
     p.add_argument("--finetune", nargs="*", default=[], metavar="KEY=VALUE",
-                   help="MaskablePPO arguments after a warm start, over --ppo (defaults "
+                   help="MaskablePPO arguments after a warm start or --init, over --ppo "
+                        "(defaults "
                         f"{DEFAULT_FINETUNE})")
     p.add_argument("--print-every", type=float, default=15.0, help="seconds between prints")
     p.add_argument("--no-progress", action="store_true")
-    p.add_argument("--init", default=None, help="continue training from this model zip")
+    p.add_argument("--init", default=None,
+                   help="continue training from this model zip (at --finetune's steps)")
     p.add_argument("--device", default="cpu")
     p.set_defaults(**ENV_ARGS.get(p.parse_known_args(argv)[0].env, {}))
     args = p.parse_args(argv)
@@ -509,7 +512,7 @@ def train(args):
         raise SystemExit(f"--dagger-rounds must be >= 0, --dagger-beta in [0, 1] and "
                          f"--dagger-steps >= 1, got {args.dagger_rounds}, {args.dagger_beta} "
                          f"and {args.dagger_steps}")
-    ppo_kwargs = ppo_settings(args, warm)
+    ppo_kwargs = ppo_settings(args, warm or args.init)
     ppo_kwargs["batch_size"] = min(ppo_kwargs["batch_size"],
                                    ppo_kwargs["n_steps"] * venv.num_envs)
     if args.init:

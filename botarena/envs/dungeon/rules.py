@@ -59,7 +59,7 @@ def player_at(positions, x, y):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def can_enter(tiles, bomb_grid, positions, x, y):
     """Whether a player may move onto (x, y): inside the board, no block, bomb, player or
     body there."""
@@ -71,7 +71,7 @@ def can_enter(tiles, bomb_grid, positions, x, y):
     return free
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def legal_actions(tiles, bomb_grid, positions, alive, ammo, a, out):
     """out[k] = whether action k is legal for player a (no-op always; moves onto cells it
     can enter; a bomb with ammo where no bomb lies).  A dead player may only do nothing."""
