@@ -53,3 +53,21 @@ def test_prefetch_record_changes_nothing(e):
     before = records.copy()
     njit(lambda r, i: prefetch_record(r, i))(records, e)
     assert (records == before).all()
+
+
+@pytest.mark.parametrize("num_envs", [1, E])
+def test_batch_type_is_the_same_at_every_batch_size(num_envs):
+    """core.jit.batch_type types a state as at every batch size: record fields with layout
+    A (with one env numpy flags them contiguous), a field of its own C, and so is a field
+    without elements (a scratch a config leaves unused), whatever strides numpy gives it;
+    a tuple member by member."""
+    from numba import typeof
+
+    from botarena.core.jit import batch_type
+
+    shapes = [((num_envs, 2), np.int32), ((num_envs,), np.float64),
+              ((num_envs, 100), np.uint8), ((num_envs, 3, 0), np.uint8)]
+    arrays, _ = alloc_block(shapes, [True, True, False, False])
+    types = [batch_type(a, typeof(a)) for a in arrays]
+    assert [t.layout for t in types] == ["A", "A", "C", "C"]
+    assert list(batch_type(tuple(arrays), typeof(tuple(arrays)))) == types
