@@ -199,6 +199,10 @@ def test_per_env_defaults_and_overrides():
     paint = parse_args(["--env", "paint_v0"])
     assert (paint.arch, paint.bf16, paint.pretrain_steps) == ("mlp", False, 0)
     assert ppo_settings(paint, warm=False)["n_steps"] == 128
+    # a model loaded with --init is refined at the fine-tuning steps, as a clone is
+    loaded = parse_args(["--env", "paint_v0", "--init", "runs/x/model.zip"])
+    assert ppo_settings(loaded, warm=False)["learning_rate"] == 1e-4
+    assert ppo_settings(paint, warm=False)["learning_rate"] == 5e-4
     runner = parse_args(["--env", "coderunner_v0", "--minutes", "5"])
     assert (runner.teacher, runner.pretrain_steps, runner.dagger_rounds,
             runner.pretrain_share) == ("racer", 100_000, 3, 0.6)

@@ -339,7 +339,7 @@ def ppo_settings(args, warm):
     (cloning, DAgger, or a model loaded with ``--init``: PPO refines a trained policy)
     DEFAULT_FINETUNE over those, then ``--ppo`` and ``--finetune`` again."""
     layers = [DEFAULT_PPO, ENV_PPO.get(args.env, {}), parse_config(args.ppo)]
-    if warm:
+    if warm or args.init:
         layers += [DEFAULT_FINETUNE, parse_config(args.ppo), parse_config(args.finetune)]
     kwargs = {}
     for layer in layers:
@@ -512,7 +512,7 @@ def train(args):
         raise SystemExit(f"--dagger-rounds must be >= 0, --dagger-beta in [0, 1] and "
                          f"--dagger-steps >= 1, got {args.dagger_rounds}, {args.dagger_beta} "
                          f"and {args.dagger_steps}")
-    ppo_kwargs = ppo_settings(args, warm or args.init)
+    ppo_kwargs = ppo_settings(args, warm)
     ppo_kwargs["batch_size"] = min(ppo_kwargs["batch_size"],
                                    ppo_kwargs["n_steps"] * venv.num_envs)
     if args.init:
