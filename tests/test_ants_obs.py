@@ -7,14 +7,13 @@ import pytest
 
 from botarena.envs.ants import kernel
 from botarena.envs.ants.bots import BOTS
-from botarena.envs.ants.state import State
 from botarena.envs.ants_v0 import AntsGame, Config
 
 
 def written_whole(game):
     """(obs, masks) that ``observe_env`` writes from a copy of the state into buffers
     filled with junk."""
-    state = State(*[field.copy() for field in game.state])
+    state = game.copy_state()
     obs, masks = np.full_like(game.obs, 7), np.full_like(game.masks, 3)
     for e in range(game.num_envs):
         kernel.observe_env(state, game.params, e, obs[e], masks[e])

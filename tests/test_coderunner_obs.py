@@ -7,7 +7,6 @@ import pytest
 from botarena.envs.coderunner import kernel
 from botarena.envs.coderunner.constants import (DIG_RIGHT, NONE, NUM_CELL_CODES, OPP_SPAWN,
                                                 OWN_SPAWN, QUEUE, REMOVED, RIGHT, Plane)
-from botarena.envs.coderunner.state import State
 from botarena.envs.coderunner_v0 import CodeRunnerGame, Config
 
 from test_coderunner_rules import play, scenario
@@ -15,7 +14,7 @@ from test_coderunner_rules import play, scenario
 
 def written_whole(game):
     """(obs, masks) that ``observe_all`` writes from a copy of the state."""
-    state = State(*[field.copy() for field in game.state])
+    state = game.copy_state()
     obs, masks = np.zeros_like(game.obs), np.zeros_like(game.masks)
     for e in range(game.num_envs):
         kernel.observe_all(state, game.params, e,
