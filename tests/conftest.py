@@ -247,7 +247,7 @@ def group_of(item):
         return None
     params = getattr(getattr(item, "callspec", None), "params", {})
     try:
-        source = inspect.getsource(item.function)
+        source = inspect.getsource(getattr(item, "function", None))
     except (OSError, TypeError):
         source = ""
     float32 = "float32" in repr(params) or '"float32"' in source

@@ -12,9 +12,9 @@ Speed: the functions that take the whole state ``s`` and params ``p`` (``step_en
 ``observe_env``, ``blast_arms``, ``chain_times``, ``rules.play_tick``) are inlined into
 the batch drivers (``inline='always'``): a real call passes every array of both tuples by
 value, a few KB per call.  So are ``rules.legal_actions`` and its ``can_enter`` (called
-per player and move: inlined, ~1.4x the steps/s at batch 4096, at no compile time).  The loop bodies (``reset_range``, ``step_range``, see
-``core.jit``) take the flat-cell views (``flat_cells``) once per range, since numba's
-reshape is a call too.  A step redraws the observation only where it changed
+per player and move: inlined, ~1.4x the steps/s at batch 4096, at no compile time).  The
+loop bodies (``reset_range``, ``step_range``, see ``core.jit``) take the flat-cell views
+(``flat_cells``) once per range, since numba's reshape is a call too.  A step redraws the observation only where it changed
 (``observe_env``; a new game draws it whole): the kernels must be the only writers of the
 observation buffers.  A constant plane is only touched when its value changed
 (``shown_consts`` holds the values drawn), and the bombs' blast arms are kept between
