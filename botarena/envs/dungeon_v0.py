@@ -1,2 +1,3 @@
-from .dungeon import Action, Config, DungeonGame, Game, Plane, env, parallel_env, raw_env  # noqa: F401
+from .dungeon import (PATH_PLANES, Action, Config, DungeonGame, Game, Plane, env,  # noqa: F401
+                      parallel_env, raw_env)
 from .dungeon import __doc__  # noqa: F401

@@ -33,7 +33,10 @@ units; ``--unit-moves``: the vec env orders the units so that no two own units e
 cell, and so does the saved policy's ``predict``); ``ego`` (``EgoPlanes``, for ``view="ego"``): the window flattened into one linear
 layer of ``--features-dim`` units, its constant planes (``--ego-scalars``) read once at the
 centre and ``--ego-drop`` planes left out (dungeon_v0's defaults in ``ENV_ARGS``: 5 constant
-planes and the own-player plane, 40% of its inputs), ``--ego-radius`` crops the window.
+planes and the own-player plane, 40% of its inputs), ``--ego-radius`` crops the window;
+``paths`` (``paths.PathPlanes``, for a board view and an env module with ``PATH_PLANES``):
+walking distances from the own avatar's neighbours to learnt per-cell values
+(``--channels`` of 3x3 convolutions, ``--path-values`` maps).
 dungeon_v0 cloning the trapper (102k samples, 13 epochs) then PPO: ~1070 fps where the flat
 MLP ran ~440 (256-unit layers, 20-minute runs side by side on 2 busy cores).
 torch runs on ``--threads`` (1 by default).
@@ -105,7 +108,7 @@ DEFAULT_MINUTES = 5.0
 # is in build_extractors().  paint_v0 10x10, 3-minute runs on 2 busy cores: the flat MLP
 # (128-128 heads, ~2200 fps) reached 0.97 vs random and 0.05 vs greedy; a CNN ran at
 # 200-300 fps.
-ARCHS = ("mlp", "cnn", "cells", "ego")
+ARCHS = ("mlp", "cnn", "cells", "ego", "paths")
 DEFAULT_ARCH = "mlp"
 DEFAULT_NET_ARCH = "128,128"
 DEFAULT_FEATURES_DIM = 128
@@ -376,13 +379,17 @@ def parse_args(argv=None):
                         "convolutions over the planes), cells (fully convolutional, a "
                         "command per cell) or ego (an ego view flattened, its constant "
                         "planes read once: --ego-scalars, --ego-drop, --ego-radius; "
-                        f"needs view=\"ego\"); default {DEFAULT_ARCH}")
+                        "needs view=\"ego\") or paths (walking distances to learnt values, "
+                        "training.paths: --channels, --path-values; needs the board view "
+                        f"and the env's PATH_PLANES); default {DEFAULT_ARCH}")
     p.add_argument("--ego-scalars", default="",
                    help="ego: constant planes, read at the centre only (comma-separated)")
     p.add_argument("--ego-drop", default="", help="ego: planes left out (comma-separated)")
     p.add_argument("--ego-radius", type=int, default=0,
                    help="ego: crop the window to this many cells around the centre (0: all)")
     p.add_argument("--features-dim", type=int, default=DEFAULT_FEATURES_DIM)
+    p.add_argument("--path-values", type=int, default=None,
+                   help="paths: value maps (default training.paths.DEFAULT_VALUES)")
     p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=False,
                    help="cells: the convolutions under bfloat16 autocast (2-3x faster on "
                         "CPUs with AMX / AVX512-BF16)")
@@ -485,6 +492,7 @@ def train(args):
             policy_kwargs.update(unit_moves=module.UNIT_MOVES, units_plane=module.UNITS_PLANE)
             venv = OwnCollisionFree(venv, module.UNIT_MOVES, module.UNITS_PLANE)
     elif args.arch != "mlp":
+        extractors = build_extractors()
         extractor_kwargs = {"features_dim": args.features_dim, "channels": channels}
         if args.arch == "ego":
             if config.get("view") != "ego":
@@ -492,7 +500,19 @@ def train(args):
             extractor_kwargs = {"features_dim": args.features_dim, "radius": args.ego_radius,
                                 "scalars": _ints(args.ego_scalars),
                                 "drop": _ints(args.ego_drop)}
-        policy_kwargs.update({"features_extractor_class": build_extractors()[args.arch],
+        if args.arch == "paths":
+            from .paths import PathPlanes
+            path_planes = getattr(botarena.env_module(args.env), "PATH_PLANES", None)
+            if path_planes is None:
+                raise SystemExit(f"--arch paths needs PATH_PLANES in {args.env}'s module")
+            if config.get("view", "board") != "board":
+                raise SystemExit(f"--arch paths needs the board view (view=\"board\"), got "
+                                 f"{config.get('view')!r}")
+            extractors["paths"] = PathPlanes
+            extractor_kwargs = dict(path_planes, channels=channels)
+            if args.path_values is not None:
+                extractor_kwargs["values"] = args.path_values
+        policy_kwargs.update({"features_extractor_class": extractors[args.arch],
                               "features_extractor_kwargs": extractor_kwargs,
                               # the value loss (returns ~50 squares) would swamp the
                               # policy's gradient in a shared extractor
@@ -613,8 +633,8 @@ def main(argv=None):
         "env": args.env, "opponents": names, "config": config, "ppo": ppo_kwargs,
         "policy": {"arch": args.arch, "channels": args.channels, "ego_scalars": args.ego_scalars,
                    "ego_drop": args.ego_drop, "ego_radius": args.ego_radius,
-                   "features_dim": args.features_dim, "net_arch": args.net_arch,
-                   "bf16": args.bf16, "unit_moves": args.unit_moves},
+                   "features_dim": args.features_dim, "path_values": args.path_values,
+                   "net_arch": args.net_arch, "bf16": args.bf16, "unit_moves": args.unit_moves},
         "pretrain": cb.pretrain, "seconds_total": round(cb.seconds_total, 1),
         "num_envs": args.num_envs, "seed": args.seed, "minutes": args.minutes,
         "timesteps": int(model.num_timesteps), "seconds": round(seconds, 1),

@@ -51,6 +51,11 @@ Other views
     ``players``, ``bombs``, ``positions``, ``scores``, ``turns_left``, ...  ``env.state()``:
     float32 planes in absolute terms.  Render modes ``ansi``, ``rgb_array``, ``human``.
 
+Training
+    ``PATH_PLANES`` (the own player's plane, the planes a walk cannot cross: blocks, bombs,
+    foreseen fire, bodies and opponents, the constant planes, the moves' ``(dy, dx)``) for
+    ``botarena.training.paths`` (``--arch paths``, on the board view).
+
 Scripted bots (``bots.py``): ``random``, ``safe_bomber`` (alias ``greedy``), ``aggressive``,
 ``trapper`` (the most points per step: ore's last hits, ammo, no bombs on doomed blocks;
 bombs opponents that its blast leaves no escape).
@@ -66,11 +71,19 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from ...core.parallel_env import BatchedParallelEnv
 from .config import Config
-from .constants import Action, Plane
+from .constants import ACTION_DELTAS, Action, Plane
 from .game import DungeonGame
 
 ENV_NAME = "dungeon_v0"
 Game = DungeonGame
+PATH_PLANES = {
+    "own": int(Plane.OWN),
+    "blocking": tuple(int(p) for p in (Plane.METAL, Plane.WOOD, Plane.ORE, Plane.BOMB,
+                                       Plane.DANGER, Plane.BODY, Plane.OPPONENT)),
+    "scalars": tuple(int(p) for p in (Plane.TIME_LEFT, Plane.OWN_HP, Plane.OWN_AMMO,
+                                      Plane.OWN_POWER, Plane.OWN_SCORE)),
+    "moves": tuple((int(dy), int(dx)) for dx, dy in ACTION_DELTAS[Action.UP:Action.BOMB]),
+}
 
 
 def parallel_env(render_mode=None, **config):
@@ -86,4 +99,4 @@ def env(render_mode=None, **config):
     return parallel_to_aec(parallel_env(render_mode, **config))
 
 
-__all__ = ["Action", "Config", "DungeonGame", "Game", "Plane", "env", "parallel_env", "raw_env"]
+__all__ = ["Action", "Config", "DungeonGame", "Game", "PATH_PLANES", "Plane", "env", "parallel_env", "raw_env"]
