@@ -21,6 +21,8 @@ from botarena.training.paths import UNREACHABLE, PathPlanes  # noqa: E402
 
 from test_dungeon_rules import new_game  # noqa: E402
 
+# one xdist group with dungeon's other float32 tests (its kernels compile once per worker)
+pytestmark = pytest.mark.xdist_group("dungeon:float32")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 X = UNREACHABLE
 UP, DOWN, LEFT, RIGHT = range(4)        # PATH_PLANES["moves"]: the actions u d l r

@@ -457,6 +457,15 @@ def train(args):
     config.update(parse_config(args.config))
     config["obs_dtype"] = "float32"
 
+    path_planes = None
+    if args.arch == "paths":
+        path_planes = getattr(botarena.env_module(args.env), "PATH_PLANES", None)
+        if path_planes is None:
+            raise SystemExit(f"--arch paths needs PATH_PLANES in {args.env}'s module")
+        if config.get("view", "board") != "board":
+            raise SystemExit(f"--arch paths needs the board view (view=\"board\"), got "
+                             f"{config.get('view')!r}")
+
     names = []
     for part in args.opponent.split(","):
         names += opponent_specs(part.strip())
@@ -502,12 +511,6 @@ def train(args):
                                 "drop": _ints(args.ego_drop)}
         if args.arch == "paths":
             from .paths import PathPlanes
-            path_planes = getattr(botarena.env_module(args.env), "PATH_PLANES", None)
-            if path_planes is None:
-                raise SystemExit(f"--arch paths needs PATH_PLANES in {args.env}'s module")
-            if config.get("view", "board") != "board":
-                raise SystemExit(f"--arch paths needs the board view (view=\"board\"), got "
-                                 f"{config.get('view')!r}")
             extractors["paths"] = PathPlanes
             extractor_kwargs = dict(path_planes, channels=channels)
             if args.path_values is not None:
