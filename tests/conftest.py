@@ -192,6 +192,16 @@ def bot_names():
     return BOT_NAMES
 
 
+@pytest.fixture
+def torch_one_thread():
+    """torch on one thread for the test (the policies' tests: as the trainer runs them)."""
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 # -- xdist scheduling (see the module docstring) ----------------------------------------
 GAME_FILE = re.compile(r"test_([a-z]+)_")
 CASE_PARAMS = ("env_id", "conformance_case", "determinism_case")

@@ -14,14 +14,7 @@ from botarena.training.evaluate import evaluate, load_model  # noqa: E402
 SHORT = {"board": "random", "width": 6, "height": 6, "map_seed": 0, "max_turns": 12,
          "start_food": 12}
 COMMANDS = 5
-
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("torch_one_thread")
 
 
 def make_model(venv, **kwargs):

@@ -22,18 +22,11 @@ from botarena.training.paths import UNREACHABLE, PathPlanes  # noqa: E402
 from test_dungeon_rules import new_game  # noqa: E402
 
 # one xdist group with dungeon's other float32 tests (its kernels compile once per worker)
-pytestmark = pytest.mark.xdist_group("dungeon:float32")
+pytestmark = [pytest.mark.xdist_group("dungeon:float32"),
+              pytest.mark.usefixtures("torch_one_thread")]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 X = UNREACHABLE
 UP, DOWN, LEFT, RIGHT = range(4)        # PATH_PLANES["moves"]: the actions u d l r
-
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 def extractor(obs_shape, **kwargs):
@@ -144,9 +137,11 @@ def test_best_target_per_move_is_the_nearest_value_discounted():
 
 
 def test_the_trainer_needs_the_board_view_and_path_planes():
+    """(dungeon_v0's defaults: --arch paths on the board view)"""
     from botarena.training.ppo import parse_args, train
     with pytest.raises(SystemExit, match="board view"):
-        train(parse_args(["--env", "dungeon_v0", "--arch", "paths", "--timesteps", "1"]))
+        train(parse_args(["--env", "dungeon_v0", "--config", 'view="ego"', "--timesteps",
+                          "1"]))
     with pytest.raises(SystemExit, match="PATH_PLANES"):
         train(parse_args(["--env", "paint_v0", "--arch", "paths", "--config", 'view="board"',
                           "--timesteps", "1"]))

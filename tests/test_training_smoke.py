@@ -207,6 +207,10 @@ def test_per_env_defaults_and_overrides():
     assert (runner.teacher, runner.pretrain_steps, runner.dagger_rounds,
             runner.pretrain_share) == ("racer", 100_000, 3, 0.6)
     assert paint.pretrain_share == pytest.approx(1 / 3) and paint.teacher == "greedy"
+    dungeon = parse_args(["--env", "dungeon_v0"])
+    assert (dungeon.arch, dungeon.teacher, dungeon.opponent) == ("paths", "trapper",
+                                                                 "safe_bomber")
+    assert ENV_CONFIG["dungeon_v0"] == {"view": "board", "shield": True}
 
 
 def test_pretrain_share_must_be_a_share():
@@ -222,12 +226,13 @@ def test_ego_extractor_reads_constant_planes_once():
     it on a board view."""
     import torch
 
+    from botarena.envs.dungeon import PATH_PLANES
     from botarena.envs.dungeon.constants import Plane as DPlane
     from botarena.training.ppo import build_extractors, parse_args, train, _ints
 
-    args = parse_args(["--env", "dungeon_v0", "--arch", "ego"])
-    scalars, drop = _ints(args.ego_scalars), _ints(args.ego_drop)
-    assert drop == (DPlane.OWN,) and DPlane.TIME_LEFT in scalars and DPlane.OWN_SCORE in scalars
+    scalars = _ints(",".join(str(p) for p in PATH_PLANES["scalars"]))
+    drop = _ints(str(int(DPlane.OWN)))
+    assert DPlane.TIME_LEFT in scalars and DPlane.OWN_SCORE in scalars and len(scalars) == 5
     venv = botarena.vector_env("dungeon_v0", 2, opponent="random", view="ego",
                                obs_dtype="float32")
     space = venv.observation_space

@@ -93,13 +93,13 @@ DEFAULT_CONFIG = {"reward": "score"}
 # 0.18 vs greedy, from 0.00 without the three (their shares were not measured apart).
 # ants_v0: "win_loss" (+1/0/-1 at the end) against random reached 0.91 in 16 minutes where
 # "zero_sum" reached 0.72 (0.27 draws: it gathered and fought, and never razed the hill).
-# dungeon_v0: the ego view and the shield (masks of the actions with no escape from the
-# fire on the board): its losses against random had been its own deaths (0.87 at best in
-# 20 minutes without it, 1.00 with it).
+# dungeon_v0: the shield (masks of the actions with no escape from the fire on the
+# board): its losses against random had been its own deaths (0.87 at best in 20 minutes
+# without it, 1.00 with it); the board view, which its --arch paths reads.
 ENV_CONFIG = {"paint_v0": {"view": "ego"},
               "coderunner_v0": {"mirror": True, "death_penalty": 100},
               "ants_v0": {"reward": "win_loss"},
-              "dungeon_v0": {"view": "ego", "shield": True}}
+              "dungeon_v0": {"view": "board", "shield": True}}
 # paint_v0, flat MLP, 2 busy cores: 5 min ~1.5M steps, 0.99 vs random and 0.23 vs greedy;
 # 20 min ~6.4M steps, 0.99 and 0.43 (README).
 DEFAULT_MINUTES = 5.0
@@ -146,21 +146,20 @@ DEFAULT_FINETUNE = {
 # DEFAULT_FINETUNE's steps, as every --init): 0.85.
 # coderunner_v0 clones the racer bot, then 3 DAgger rounds, in 60% of the minutes: 0.99 vs
 # random in 5 and 20 minutes, 0.74 and 0.85 vs greedy (README).
-# dungeon_v0 clones the trapper bot (102k samples, 13 epochs) with 3 DAgger rounds in 60%
-# of the minutes, then PPO against the safe bomber: 0.99 vs random in 5 minutes, 1.00 in 20,
-# 0.06 and 0.10 vs the safe bomber (README).
-# Its --arch ego: the constant planes (time left, own HP, ammo, power, score margin) read
-# once at the centre, the own-player plane (always the centre) left out.
+# dungeon_v0 clones the trapper bot (102k samples, 13 epochs) with up to 8 DAgger rounds in
+# 60% of the minutes, then PPO against the safe bomber, on --arch paths (walking distances
+# to learnt values, training/paths.py): 1.00 vs random in 5, 20 and 45 minutes, 0.17, 0.47
+# and 0.54 vs the safe bomber, where the ego MLP's clone reached 0.10 in 20 (README).
 ENV_ARGS = {"ants_v0": {"arch": "cells", "bf16": True, "channels": "32,32,32",
                         "unit_moves": True, "opponent": "random", "pretrain_steps": 25_600,
                         "pretrain_epochs": 3},
             "coderunner_v0": {"teacher": "racer", "pretrain_steps": 100_000,
                               "dagger_rounds": 3, "pretrain_share": 0.6},
-            "dungeon_v0": {"arch": "ego", "ego_scalars": "8,11,12,13,14", "ego_drop": "9",
-                           "net_arch": "256,256", "teacher": "trapper",
-                           "pretrain_steps": 102_400, "pretrain_epochs": 13,
-                           "pretrain_lr": 0.001, "dagger_rounds": 3, "dagger_steps": 25_600,
-                           "pretrain_share": 0.6, "opponent": "safe_bomber"}}
+            "dungeon_v0": {"arch": "paths", "channels": "32,32,32", "net_arch": "256,256",
+                           "teacher": "trapper", "pretrain_steps": 102_400,
+                           "pretrain_epochs": 13, "pretrain_lr": 0.001, "dagger_rounds": 8,
+                           "dagger_steps": 25_600, "pretrain_share": 0.6,
+                           "opponent": "safe_bomber"}}
 ENV_PPO = {"ants_v0": {"n_steps": 64, "n_epochs": 2, "batch_size": 256, "gamma": 0.995}}
 
 
