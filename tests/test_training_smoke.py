@@ -208,8 +208,8 @@ def test_per_env_defaults_and_overrides():
             runner.pretrain_share) == ("racer", 100_000, 3, 0.6)
     assert paint.pretrain_share == pytest.approx(1 / 3) and paint.teacher == "greedy"
     dungeon = parse_args(["--env", "dungeon_v0"])
-    assert (dungeon.arch, dungeon.teacher, dungeon.opponent) == ("paths", "trapper",
-                                                                 "safe_bomber")
+    assert (dungeon.arch, dungeon.teacher, dungeon.opponent, dungeon.path_values) == (
+        "paths", "trapper", "safe_bomber", 16)
     assert ENV_CONFIG["dungeon_v0"] == {"view": "board", "shield": True}
 
 
