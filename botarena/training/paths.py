@@ -47,16 +47,13 @@ def shifted(planes, dy, dx, fill=0.0):
     return padded[..., 1 + dy:1 + dy + h, 1 + dx:1 + dx + w]
 
 
-def walk_distances(free, starts, steps):
+def walk_distances(free, starts, moves, steps):
     """``[B, S, H, W]`` steps from each start map's cells (``starts``, bool ``[B, S, H, W]``,
-    counted only where ``free``, bool ``[B, 1, H, W]``) to every free cell, moving between
-    edge neighbours; ``UNREACHABLE`` where no walk of at most ``steps`` steps gets."""
+    counted only where ``free``, bool ``[B, 1, H, W]``) to every free cell, by ``moves``
+    (``(dy, dx)``); ``UNREACHABLE`` where no walk of at most ``steps`` steps gets."""
     dist = th.where(starts & free, 0.0, UNREACHABLE)
     for _ in range(steps):
-        near = th.minimum(th.minimum(shifted(dist, 1, 0, UNREACHABLE),
-                                     shifted(dist, -1, 0, UNREACHABLE)),
-                          th.minimum(shifted(dist, 0, 1, UNREACHABLE),
-                                     shifted(dist, 0, -1, UNREACHABLE)))
+        near = th.stack([shifted(dist, dy, dx, UNREACHABLE) for dy, dx in moves]).amin(0)
         dist = th.where(free, th.minimum(dist, near + 1.0), dist)
     return dist
 
@@ -92,7 +89,7 @@ class PathPlanes(BaseFeaturesExtractor):
             own = obs[:, self.own:self.own + 1]
             free = obs[:, self.blocking].sum(1, keepdim=True) <= 0
             starts = th.cat([shifted(own, -dy, -dx) for dy, dx in self.moves], 1) > 0
-            return walk_distances(free, starts, self.steps)
+            return walk_distances(free, starts, self.moves, self.steps)
 
     def forward(self, observations):
         obs = observations.float()
