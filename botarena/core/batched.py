@@ -32,6 +32,7 @@ every call: ``numba.set_num_threads`` may change it).  Every state has
 ``rng`` (``uint64[E, NUM_STREAMS]``), ``scores`` (``int32[E, A]``), ``over``
 (``bool[E]``) and ``steps`` (``int32[E]``).
 """
+import operator
 from abc import ABC, abstractmethod
 
 import numba
@@ -60,7 +61,8 @@ def env_seeds(seed, count):
 class BatchedGame(ABC):
     """E envs of one game.  Subclasses set ``agent_prefix`` and ``kernels`` and implement
     ``make_state``, ``make_params``, ``observation_shape``, ``num_actions``,
-    ``snapshot``, ``render_ansi``, ``render_rgb`` and ``global_state``."""
+    ``snapshot``, ``write_snapshot``, ``observe_env``, ``render_ansi``, ``render_rgb`` and
+    ``global_state``."""
 
     agent_prefix = "player"
     kernels = None  # module with reset, reset_parallel, step, step_parallel
@@ -211,6 +213,36 @@ class BatchedGame(ABC):
     def scores(self):
         return self.state.scores
 
+    def restore(self, snapshot, env=0):
+        """Put env ``env`` into the state ``snapshot`` describes (a dict as ``snapshot()``
+        returns it, the game's documented keys), and redraw its observations and masks.
+
+        ``restore(snapshot())`` gives the same ``snapshot()`` and the same trajectory
+        afterwards.  The env's RNG is restored when the dict has ``rng``, else it carries
+        on.  The whole dict is checked before anything is written: a missing key or a
+        value of the wrong shape, out of range or inconsistent with the rest raises
+        ``ValueError`` naming the key, and the env is left as it was."""
+        e = operator.index(env)
+        if not 0 <= e < self.num_envs:
+            raise ValueError(f"env {env} is outside [0, {self.num_envs})")
+        scratch = self.copy_state([e])
+        self.write_snapshot(snapshot, scratch)
+        for field, source in zip(self.state, scratch):
+            field[e] = source[0]
+        self.observe_env(e)
+        self.rewards[e] = 0.0
+        self.terminated[e] = False
+        self.truncated[e] = False
+        self._seeded = True
+
+    def live_agents(self, e=0):
+        """Indices of the agents still playing in env ``e`` (none once it is over)."""
+        if self.state.over[e]:
+            return []
+        if hasattr(self.state, "alive"):
+            return [a for a in range(self.num_agents) if self.state.alive[e, a]]
+        return list(range(self.num_agents))
+
     def copy_env(self, src, dst):
         """Copy env ``src``'s whole state onto env ``dst`` (same game and config)."""
         for field in self.state:
@@ -250,6 +282,16 @@ class BatchedGame(ABC):
     @abstractmethod
     def snapshot(self, e=0):
         """A dict of copies of env ``e``'s raw state (documented keys)."""
+
+    @abstractmethod
+    def write_snapshot(self, snapshot, state):
+        """Check ``snapshot`` whole (``core.snapshot``'s helpers name the bad key), then
+        write it into env 0 of ``state``, a one-env state holding the env's current state
+        (what the dict leaves out, e.g. ``rng``, stays as it is)."""
+
+    @abstractmethod
+    def observe_env(self, e):
+        """Write env ``e``'s observations and action masks whole from its state."""
 
     @abstractmethod
     def render_ansi(self, e=0):

@@ -180,3 +180,14 @@ class BatchedParallelEnv(ParallelEnv):
     def snapshot(self):
         """Copies of the raw state (the game's documented snapshot keys)."""
         return self.game.snapshot(0)
+
+    def restore(self, snapshot):
+        """Put the game into the state ``snapshot`` describes (see ``snapshot``) and return
+        ``(observations, infos)`` as ``reset`` does; the agents are those still playing
+        in it.  A bad snapshot raises ``ValueError`` naming the key, and nothing changes."""
+        self.game.restore(snapshot, 0)
+        self.agents = [self.possible_agents[a] for a in self.game.live_agents(0)]
+        obs = self.game.obs[0].copy()
+        if self.render_mode == "human":
+            self.render()
+        return {agent: obs[self._index[agent]] for agent in self.agents}, self._infos()

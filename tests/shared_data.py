@@ -1,0 +1,26 @@
+"""Where the tests find the contest data that is not ours to ship: the real maps and the
+games recorded from the original engines (``BOTARENA_SHARED``, default ``../shared``
+beside the repository).
+
+A user's clone has no such folder: the tests that read it are then skipped, each with
+the reason, and the rest of the suite runs as usual.  CI runs with the folder present.
+"""
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("BOTARENA_SHARED", ROOT.parent / "shared"))
+
+
+def shared_path(*parts):
+    """``SHARED / parts``."""
+    return SHARED.joinpath(*parts)
+
+
+def needs_shared(*parts):
+    """A ``skipif`` mark for tests that read ``SHARED / parts``."""
+    path = shared_path(*parts)
+    return pytest.mark.skipif(not path.exists(),
+                              reason=f"contest data {path} not found (set BOTARENA_SHARED)")
