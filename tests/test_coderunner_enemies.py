@@ -28,9 +28,10 @@ def test_first_move_turn_one():
     assert enemy(g) == (0, 5)
 
 
-def test_falls_consume_program_letters():
-    # walks right off a ledge, falls two cells (two B letters, one per turn), walks back
-    rows = ["R.....B.....", "===..=======", "===.========", "============"]
+def test_falls_consume_program_letters_and_count_as_moves():
+    # walks right off a ledge, falls two cells (two B letters, one per turn), and, a fall
+    # step being the enemy's move for its every-other-turn clock, walks back two turns
+    # after it landed (the original engine; rules/coderunner.md, 2026-11-24)
     g = scenario(["R..H..B.....", "===H.=======", "===H.=======", "============"],
                  enemies=[(0, 3, "RBBLTT")], chase_radius=0)
     trace = [enemy(g)]
@@ -40,7 +41,8 @@ def test_falls_consume_program_letters():
     assert trace[1] == ((0, 4), 1)      # turn 0: right, off the ledge
     assert trace[2] == ((1, 4), 2)      # turn 1: falls (B)
     assert trace[3] == ((2, 4), 3)      # turn 2: falls (B)
-    assert trace[4] == ((2, 3), 4)      # turn 3: moves again (L)
+    assert trace[4] == ((2, 4), 3)      # turn 3: waits (its fall on turn 2 was its move)
+    assert trace[5] == ((2, 3), 4)      # turn 4: moves again (L)
 
 
 def test_pursuit_within_radius_and_stack_return():
@@ -94,10 +96,14 @@ def test_enemies_trapped_die_and_respawn_with_program_reset():
     assert snap["enemies"][0] == (-1, -1)
     assert snap["enemy_master"][0] == 0
     assert snap["scores"][0] >= 20
-    # killed at turn 25: back at the end of turn 49, moving from turn 50
+    # killed on turn K = 25: absent from the states of turns K+1 .. K+25, back at its
+    # respawn cell (in turn K+25's timed events) from turn K+26's state, moving from then on
     killed = snap["turn"] - 1
     while g.snapshot(0)["turn"] < killed + 25:
         play(g, NONE)
+    assert g.snapshot(0)["enemies"][0] == (-1, -1)
+    play(g, NONE)
     snap = g.snapshot(0)
+    assert snap["turn"] == killed + 26 and snap["enemy_next"][0] == killed + 26
     assert snap["enemies"][0] == (0, 3) and snap["enemy_pc"][0] == 0
     assert snap["enemy_stack"][0] == []

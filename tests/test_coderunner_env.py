@@ -102,3 +102,57 @@ def test_death_penalty_shaping():
         parallel_env(reward="nope")
     with pytest.raises(ValueError):
         parallel_env(mirror=1)
+
+
+def _played(turns=60, seed=3):
+    game = CodeRunnerGame(Config(max_turns=200), 1)
+    game.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(turns):
+        game.step(rng.integers(0, NUM_ACTIONS, size=(1, 2)))
+    return game
+
+
+@pytest.mark.parametrize("change, key", [
+    (lambda s: s.update(board=["=" * 25] * 16), "board"),            # not the map's cells
+    (lambda s: s.update(board=s["board"][:-1]), "board"),              # 15 rows
+    (lambda s: s.update(runners=[(0, -1), s["runners"][1]]), "runners"),  # half dead
+    (lambda s: s.update(runner_alive=[False, True]), "runners"),       # alive at (r, c)
+    (lambda s: s.update(enemy_pc=[999] * len(s["enemy_pc"])), "enemy_pc"),
+    (lambda s: s.update(enemy_stack=[[7]] * len(s["enemy_stack"])), "enemy_stack"),
+    (lambda s: s.update(restore_turn={(0, 0): 999}), "restore_turn"),  # not a removed brick
+    (lambda s: s.update(dig_delay=[11, 0]), "dig_delay"),              # above Config.dig_delay
+    (lambda s: s.update(map=1), "map"),                                # one map in the pool
+])
+def test_restore_rejects_inconsistent_snapshots(change, key):
+    game = _played()
+    snapshot = game.snapshot(0)
+    before = [field.copy() for field in game.state]
+    change(snapshot)
+    with pytest.raises(ValueError, match=repr(key)):
+        game.restore(snapshot)
+    assert all(np.array_equal(a, b) for a, b in zip(before, game.state))
+
+
+def test_restore_holes_and_gold_come_back_on_time():
+    """A removed brick and a collected gold restored from a snapshot are refilled on the
+    turns the snapshot gives (the queues are rebuilt in due order)."""
+    game = CodeRunnerGame(Config(max_turns=200), 1)
+    game.reset(seed=0)
+    snapshot = game.snapshot(0)
+    brick = next((r, c) for r, row in enumerate(snapshot["board"]) for c, ch in enumerate(row)
+                 if ch == "=" and r < 15)
+    gold = next((r, c) for r, row in enumerate(snapshot["board"]) for c, ch in enumerate(row)
+                if ch == "*")
+    board = [list(row) for row in snapshot["board"]]
+    board[brick[0]][brick[1]], board[gold[0]][gold[1]] = "-", "."
+    snapshot.update(board=["".join(row) for row in board], restore_turn={brick: 3},
+                    dug_by={brick: 1}, gold_turn={gold: 2})
+    game.restore(snapshot)
+    rows = []
+    for _ in range(4):
+        game.step(np.zeros((1, 2), dtype=np.int64))
+        board = game.snapshot(0)["board"]
+        rows.append((board[brick[0]][brick[1]], board[gold[0]][gold[1]]))
+    # turn 0 and 1: both away; gold back in turn 2's timed events, the brick in turn 3's
+    assert rows == [("-", "."), ("-", "."), ("-", "*"), ("=", "*")]

@@ -82,6 +82,30 @@ def test_walk_right_and_first_visit_point():
     assert scores(g) == [2, 1]
 
 
+def test_first_visit_one_set_for_both_runners():
+    # a cell the opponent already stood on gives nothing (rules/coderunner.md, Scoring)
+    g = scenario(["R..B.", "====="])
+    play(g, (RIGHT, LEFT))
+    assert view(g) == [".rb..", "====="]
+    assert scores(g) == [2, 2]
+    play(g, (RIGHT, LEFT))               # each steps onto the other's earlier cell
+    assert view(g) == [".br..", "====="]
+    assert scores(g) == [2, 2]
+    play(g, (RIGHT, NONE))               # red onto blue's start cell: visited
+    assert scores(g) == [2, 2]
+    play(g, (RIGHT, NONE))               # (0, 4): nobody's yet
+    assert view(g) == [".b..r", "====="]
+    assert scores(g) == [3, 2]
+
+
+def test_first_visit_same_turn_both_score():
+    g = scenario(["R.B..", "====="])
+    play(g, (RIGHT, LEFT))               # both reach (0, 1) in the same turn
+    assert view(g) == [".r...", "====="] or view(g) == [".b...", "====="]
+    assert g.snapshot(0)["runners"] == [(0, 1), (0, 1)]
+    assert scores(g) == [2, 2]
+
+
 def test_rule2_cannot_leave_the_map():
     g = scenario(["R...B", "====="])
     assert mask(g)[LEFT] == 0 and mask(g)[TOP] == 0
@@ -142,7 +166,9 @@ def test_rule7_falling_one_cell_per_turn_ignoring_commands():
     for row in (1, 2, 3):
         play(g, LEFT)      # ignored while falling
         assert g.snapshot(0)["runners"][0] == (row, 1)
-    assert scores(g) == [5, 4]          # blue, above the shaft, fell along
+    # blue, above the shaft, fell along one cell ahead: its first visits (one visited set
+    # for both runners), so red has only its start cell's point
+    assert scores(g) == [1, 4]
     assert mask(g)[LEFT] == 0 and mask(g)[RIGHT] == 0   # bricks on both sides
 
 

@@ -18,7 +18,8 @@ Observations
     respawn cell), TIMER (turns until a removed brick is restored or a collected gold
     reappears), OWN and OPPONENT (the runner, or while it is dead the respawn countdown on
     its respawn cell), ENEMY (free enemies: one, or more), TRAPPED, ENEMY_SPAWN (dead
-    enemies' respawn countdowns), VISITED (own visited cells), and three bars (a fraction x
+    enemies' respawn countdowns), VISITED (cells a runner has stood on: no first-visit point
+    left, the same for both), and three bars (a fraction x
     shown as the first ``ceil(400 x)`` cells, in reading order, full): own and opponent dig
     delay, turn.  With ``mirror=True`` all of blue's planes are mirrored left-right.  A
     step writes only what changed (``kernel.py``).
@@ -43,9 +44,11 @@ Maps (``maps.py``)
     the generator.
 
 Other views
-    ``env.unwrapped.snapshot()`` (see ``CodeRunnerGame.snapshot``): ``board``, ``turn``,
-    ``runners``, ``scores``, ``dig_delay``, ``enemies``, ``enemy_master``, ...
-    ``env.state()``: float32 planes.  Render modes ``ansi``, ``rgb_array``, ``human``.
+    ``env.unwrapped.snapshot()`` (see ``CodeRunnerGame.snapshot``, a stable format):
+    ``board``, ``turn``, ``runners``, ``scores``, ``dig_delay``, ``visited``, ``enemies``,
+    ``enemy_master``, ``enemy_next``, ``restore_turn``, ``gold_turn``, ...;
+    ``env.unwrapped.restore(snapshot)`` puts the game into such a state (``rng`` optional)
+    and returns the observations and infos.  ``env.state()``: float32 planes.  Render modes ``ansi``, ``rgb_array``, ``human``.
 
 Scripted bots (``bots.py``): ``random``; ``greedy`` (to the nearest gold, avoiding
     enemies); ``trapper`` (greedy that digs when an enemy or the opponent is near on its
@@ -60,6 +63,12 @@ Version history
     Later (same game, same observations): the hand-drawn maps ``tower``, ``cavern``,
     ``maze``; the step prefetches the cache lines of the env it will step next
     (``prefetch.py``) and writes VISITED only for a first visit (``new_visit``).
+    2026-11-25, replayed against 30 games recorded from the original engine (identical
+    on every turn after these three fixes; 6 of 30 before): first-visit points come from
+    ONE set of unvisited cells shared by both runners (both score a cell reached on the
+    same turn; VISITED shows that set, ``state()`` lost its extra plane); an enemy killed
+    on turn K reappears in turn K + 25's timed events (one turn later than before); a
+    fall step counts as the enemy's move for its every-other-turn clock.  ``restore``.
 """
 from ...core import cache
 

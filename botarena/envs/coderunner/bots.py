@@ -299,7 +299,7 @@ def _way_to_gold(s, e, back, queue):
 def _racer_target(s, e, a, dist, queue, reached, their_dist, their_goal, late, back):
     """The cell the racer heads for (see the module doc), or -1.  Only cells with a way
     back (``back``) count."""
-    cells, gold_turn, visited = s.cells[e], s.gold_turn[e], s.visited[e, a]
+    cells, gold_turn, visited = s.cells[e], s.gold_turn[e], s.visited[e]
     turn = s.turn[e]
     best, best_eta, best_any, best_any_eta = -1, FAR, -1, FAR
     for j in range(reached):

@@ -75,7 +75,7 @@ class Plane(IntEnum):
     ENEMY = 4          # free enemies: half for one, full for two or more
     TRAPPED = 5        # binary: enemies trapped in removed bricks
     ENEMY_SPAWN = 6    # respawn cells of dead enemies: turns to respawn / enemy_respawn
-    VISITED = 7        # binary: cells the own runner has visited
+    VISITED = 7        # binary: cells a runner has visited (no first-visit points left)
     DIG_DELAY = 8      # bar: own turns until digging again / dig_delay
     OPP_DIG_DELAY = 9  # bar: the opponent's
     TURN = 10          # bar: turn / max_turns

@@ -91,14 +91,14 @@ def reset_env(s, p, e):
     s.num_gold_out[e] = 0
     s.gold_head[e] = 0
     visited = s.visited[e]
+    for r in range(HEIGHT):
+        for c in range(WIDTH):
+            visited[r, c] = 0
     spawns = p.spawns[m]
     for a in range(2):
-        for r in range(HEIGHT):
-            for c in range(WIDTH):
-                visited[a, r, c] = 0
         s.runner_pos[e, a, 0] = spawns[a, 0]
         s.runner_pos[e, a, 1] = spawns[a, 1]
-        visited[a, spawns[a, 0], spawns[a, 1]] = 1
+        visited[spawns[a, 0], spawns[a, 1]] = 1
         s.runner_alive[e, a] = True
         s.runner_respawn[e, a] = -1
         s.dig_ready[e, a] = 0
@@ -326,7 +326,7 @@ def observe_all(s, p, e, planes, masks):
             for c in range(WIDTH):
                 k = _at(r, c, flip)
                 mine[P_CELL, k] = p.cell_lut[cells[r, c]]
-                mine[P_VISITED, k] = p.on if visited[a, r, c] else zero
+                mine[P_VISITED, k] = p.on if visited[r, c] else zero
         mine[P_CELL, _at(spawns[a, 0], spawns[a, 1], flip)] = p.cell_lut[OWN_SPAWN]
         mine[P_CELL, _at(spawns[1 - a, 0], spawns[1 - a, 1], flip)] = p.cell_lut[OPP_SPAWN]
         for j in (P_TIMER, P_OWN, P_OPPONENT, P_ENEMY, P_TRAPPED, P_ENEMY_SPAWN, P_DIG,
@@ -357,7 +357,8 @@ def observe_changes(s, p, e, planes, masks):
     for a in range(2):
         k = s.new_visit[e, a]
         if k >= 0:
-            planes[a, P_VISITED, _at(k // WIDTH, k % WIDTH, p.mirror and a == 1)] = p.on
+            for b in range(2):      # one set of visited cells, shown to both runners
+                planes[b, P_VISITED, _at(k // WIDTH, k % WIDTH, p.mirror and b == 1)] = p.on
     _bars(s, p, e, planes, False)
     for a in range(2):
         legal_actions(s, p, e, a, masks[a])
@@ -415,7 +416,7 @@ def prefetch_env(s, p, e, planes):
     pos, alive = s.runner_pos[e], s.runner_alive[e]
     for a in range(2):
         if alive[a]:
-            prefetch(s.visited, (e, a, pos[a, 0], pos[a, 1]))
+            prefetch(s.visited, (e, pos[a, 0], pos[a, 1]))
     enemy_pos = s.enemy_pos[e]
     top = s.enemy_stack.shape[2] - 1
     for i in range(s.num_enemies[e]):
@@ -425,6 +426,13 @@ def prefetch_env(s, p, e, planes):
             for a in range(2):
                 if alive[a]:
                     prefetch(p.dist, (m_id, src, pos[a, 0] * WIDTH + pos[a, 1]))
+
+
+@njit(cache=True, _nrt=False)
+def observe_one(s, p, e, obs, masks):
+    """Env e's observations and masks written whole from its state (after a restore);
+    ``obs`` and ``masks`` the whole batch's buffers."""
+    observe_all(s, p, e, obs.reshape(obs.shape[0], 2, NUM_PLANES, N)[e], masks[e])
 
 
 @njit(cache=True, _nrt=False)

@@ -16,7 +16,8 @@ shared/rules/coderunner.md.  A turn (``play_turn``) runs:
                       runner if it dug it; enemies: +20 to each digger, the master and chase
                       radii updated), gold due reappears, runners and enemies due respawn;
 5. ``collect_gold``   a living runner on gold takes it (+100 each, both may);
-6. ``visit_cells``    +1 for a cell the runner never stood on;
+6. ``visit_cells``    +1 for a cell no runner stood on before (one set of visited cells
+                      shared by both runners; both score a cell they reach on the same turn);
 7. ``enemy_contact``  a runner sharing a cell with an enemy dies.
 
 Movement (both kinds of character): a character falls when its cell and the cell below are
@@ -28,8 +29,10 @@ removed brick is trapped there until it is restored.  Digging (5/6) needs turn >
 that is neither brick nor ladder, and brick as the target.
 
 Timings: an event of turn t with a delay D happens in phase 4 of turn t + D (bricks,
-gold, runners), except enemies: the seed says one killed at turn t moves again at turn
-t + ``enemy_respawn``, so it reappears in phase 4 of turn t + enemy_respawn - 1.
+gold, runners and enemies alike: an enemy killed on turn t is back at its respawn cell in
+the state of turn t + D + 1 and moves from that turn on).  An enemy moves once every
+``enemy_period`` turns, and a fall step counts as its move: one that lands on turn t moves
+again on turn t + ``enemy_period`` at the earliest.
 Removed bricks and collected gold wait in queues (``hole_queue``, ``gold_queue``) in the
 order they fall due (their delays are fixed), so phase 4 pops what is due instead of
 scanning the map (bricks restored in one turn touch different cells: their order does not
@@ -198,7 +201,7 @@ def kill_enemy(s, p, e, i):
     s.enemy_alive[e, i] = False
     s.enemy_pos[e, i, 0] = -1
     s.enemy_pos[e, i, 1] = -1
-    s.enemy_respawn[e, i] = s.turn[e] + p.enemy_respawn - 1
+    s.enemy_respawn[e, i] = s.turn[e] + p.enemy_respawn
     s.enemy_sp[e, i] = 0
     s.enemy_pc[e, i] = 0
 
@@ -298,6 +301,7 @@ def plan_enemies(s, p, e):
             continue
         if falling(cells, enemy_pos, enemy_alive, n, r, c):
             new[i, 0] = r + 1
+            nxt[i] = turn + p.enemy_period     # a fall step is the enemy's move
             if sp[i] == 0:
                 pc[i] = (pc[i] + 1) % prog_len[i]
             continue
@@ -476,14 +480,20 @@ def collect_gold(s, p, e):
 
 @njit(cache=True, _nrt=False)
 def visit_cells(s, p, e):
+    """+``visit_points`` to each living runner on a cell no runner stood on before: one
+    set of visited cells for both, so both score a new cell they reach on the same turn
+    (both are checked before either marks its cell)."""
     pos, alive, scores, visited = s.runner_pos[e], s.runner_alive[e], s.scores[e], s.visited[e]
     for a in range(2):
         if alive[a]:
             r, c = pos[a, 0], pos[a, 1]
-            if visited[a, r, c] == 0:
-                visited[a, r, c] = 1
+            if visited[r, c] == 0:
                 scores[a] += p.visit_points
                 s.new_visit[e, a] = r * WIDTH + c
+    for a in range(2):
+        k = s.new_visit[e, a]
+        if k >= 0:
+            visited[k // WIDTH, k % WIDTH] = 1
 
 
 @njit(cache=True, _nrt=False)

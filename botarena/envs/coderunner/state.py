@@ -24,7 +24,7 @@ Turns are absolute turn numbers of the game (the first turn is 0); "-1" means no
 | died           | [E, 2] bool           | the runner died during the last turn (shaping)        |
 | new_visit      | [E, 2] int16          | cell (r * W + c) the runner first visited during the  |
 |                |                       | last turn (-1: none; the observation's VISITED)       |
-| visited        | [E, 2, H, W] uint8    | 1 where the runner has been                           |
+| visited        | [E, H, W] uint8       | 1 where a runner has been (no first-visit points left) |
 | scores         | [E, 2] int32          | the game's points                                     |
 | prev_scores    | [E, 2] int32          | scores before the last step (rewards)                 |
 | alive          | [E, 2] bool           | always True: runners never leave the game             |
@@ -85,7 +85,7 @@ FIELDS = (
     ("dig_ready", lambda M, S: (2,), np.int32),
     ("died", lambda M, S: (2,), np.bool_),
     ("new_visit", lambda M, S: (2,), np.int16),
-    ("visited", lambda M, S: (2, H, W), np.uint8),
+    ("visited", lambda M, S: (H, W), np.uint8),
     ("scores", lambda M, S: (2,), np.int32),
     ("prev_scores", lambda M, S: (2,), np.int32),
     ("alive", lambda M, S: (2,), np.bool_),

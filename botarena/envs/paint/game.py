@@ -2,7 +2,9 @@
 import numpy as np
 from gymnasium import spaces
 
+from ...core import snapshot as snap
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
+from ...core.jit import BatchTyped
 from ...core.grid import EGO_VIEW, ego_shape
 from ...core.rewards import REWARD_MODES
 from . import kernel, render
@@ -11,6 +13,11 @@ from .config import TURNS_PER_COLUMN, Config
 from .constants import NUM_ACTIONS, NUM_PLANES, OBSTACLE, RANDOM_BOARD
 from .maps import load_board
 from .state import alloc
+
+OBSERVE_ONE = BatchTyped(kernel.observe_one)
+# the keys ``restore`` reads; ``board``, ``scores`` and ``ranks`` follow from them (checked
+# against them when given), ``rng`` is optional
+SNAPSHOT_KEYS = ("colour", "positions", "turns_left", "steps", "over")
 
 
 class PaintGame(BatchedGame):
@@ -71,10 +78,11 @@ class PaintGame(BatchedGame):
 
     # -- views of one env ------------------------------------------------------------
     def snapshot(self, e=0):
-        """Copies of env e: ``board`` (ASCII rows), ``colour`` (int16 grid: 0 neutral,
-        -1 obstacle, p+1 player p), ``positions`` ([A, 2] row, col), ``scores``,
-        ``ranks`` (1 + players with more squares: equal counts share a rank),
-        ``turns_left``, ``steps``, ``over``, ``rng``."""
+        """Copies of env e, a stable format (``restore`` reads it back): ``board`` (ASCII
+        rows), ``colour`` (int16 grid: 0 neutral, -1 obstacle, p+1 player p),
+        ``positions`` ([A, 2] row, col), ``scores`` (squares of each colour), ``ranks``
+        (1 + players with more squares: equal counts share a rank), ``turns_left``,
+        ``steps``, ``over``, ``rng``."""
         s = self.state
         scores = s.scores[e]
         return {
@@ -88,6 +96,37 @@ class PaintGame(BatchedGame):
             "over": bool(s.over[e]),
             "rng": s.rng[e].copy(),
         }
+
+    def write_snapshot(self, snapshot, state):
+        """``snapshot``'s env, checked whole, into env 0 of ``state`` (see ``restore``):
+        avatars on distinct squares of the board that are not obstacles."""
+        snap.require(snapshot, SNAPSHOT_KEYS, "paint")
+        H, W, A = self.height, self.width, self._players
+        colour = snap.array(snapshot, "colour", (H, W), OBSTACLE, A)
+        positions = snap.array(snapshot, "positions", (A, 2), 0)
+        for r, c in positions:
+            if r >= H or c >= W or colour[r, c] == OBSTACLE:
+                raise snap.fail("positions", f"({r}, {c}) is off the board or an obstacle")
+        if len({(int(r), int(c)) for r, c in positions}) < A:
+            raise snap.fail("positions", "two avatars on one square")
+        scores = np.array([(colour == a + 1).sum() for a in range(A)], dtype=np.int32)
+        for key, derived in (("scores", scores), ("board", render.board_rows(colour, positions))):
+            if key in snapshot and not np.array_equal(np.asarray(snapshot[key]), derived):
+                raise snap.fail(key, "disagrees with 'colour' and 'positions'")
+        turns_left = snap.integer(snapshot, "turns_left", 0, self.max_turns)
+        steps, over = snap.integer(snapshot, "steps", 0), snap.flag(snapshot, "over")
+        rng = snap.array(snapshot, "rng", state.rng.shape[1:], dtype=np.uint64) \
+            if "rng" in snapshot else state.rng[0]
+        s = state
+        s.colour[0], s.positions[0] = colour, positions
+        s.scores[0] = s.prev_scores[0] = scores
+        s.turns_left[0], s.steps[0], s.over[0] = turns_left, steps, over
+        s.shot_stamp[0] = 0         # as a reset leaves it: no square shot this turn
+        s.occupancy[0] = 0
+        s.rng[0] = rng
+
+    def observe_env(self, e):
+        OBSERVE_ONE(self.state, self.params, e, self.obs, self.masks)
 
     def render_ansi(self, e=0):
         s = self.state

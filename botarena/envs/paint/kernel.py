@@ -131,6 +131,12 @@ def observe_env(s, p, e, obs, masks):
 
 
 @njit(cache=True, _nrt=False)
+def observe_one(s, p, e, obs, masks):
+    """``observe_env`` of env e given the whole batch's buffers (after a restore)."""
+    observe_env(s, p, e, obs[e], masks[e])
+
+
+@njit(cache=True, _nrt=False)
 def step_env(s, p, e, actions, rewards, terminated, truncated):
     """One turn of env e and its rewards and end flags; True when the episode is done."""
     game_over = play_turn(s, e, actions)
