@@ -1,8 +1,6 @@
 """coderunner_v0 maps: the nine real maps and the bundled ones load and play 700 random turns
 keeping the invariants; the hand-drawn maps have every gold reachable from every reachable
 cell; generated maps; clear errors for bad maps."""
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -10,11 +8,14 @@ from botarena.envs.coderunner.constants import BRICK, GOLD, MOVE_DELTAS, OPPOSIT
 from botarena.envs.coderunner.maps import (BUNDLED, HAND_MADE, generate_map, load_map, parse_map,
                                            reachable, walk_program)
 from botarena.envs.coderunner_v0 import CodeRunnerGame, Config
+from shared_data import needs_shared, shared_path
 
-MAPS_DIR = Path(__file__).resolve().parents[2] / "shared" / "maps" / "coderunner"
+MAPS_DIR = shared_path("maps", "coderunner")
 REAL_MAPS = sorted(MAPS_DIR.glob("*.txt"))
+needs_maps = needs_shared("maps", "coderunner")
 
 
+@needs_maps
 def test_nine_real_maps_exist():
     assert len(REAL_MAPS) == 9
 
@@ -107,7 +108,7 @@ def test_random_pool_draws_maps_per_seed():
 
 
 def good_text():
-    return (MAPS_DIR / "defaultmap.txt").read_text()
+    return load_map("alpha").text()
 
 
 def test_bad_maps_are_rejected_with_clear_errors():
@@ -122,11 +123,11 @@ def test_bad_maps_are_rejected_with_clear_errors():
     with pytest.raises(ValueError, match="column 12"):
         parse_map("\n".join(col12))
     open_prog = list(lines)
-    open_prog[17] = "3 7 RRRRRRRLLLLLL"
+    open_prog[17] = "6 1 RRRRRRRLLLLLL"
     with pytest.raises(ValueError, match="closed circuit"):
         parse_map("\n".join(open_prog))
     illegal = list(lines)
-    illegal[17] = "3 7 TB"
+    illegal[17] = "6 2 TB"
     with pytest.raises(ValueError, match="not a legal"):
         parse_map("\n".join(illegal))
     short = list(lines)
