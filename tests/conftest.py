@@ -91,9 +91,10 @@ DETERMINISM_CONFIGS = {
     # short games: the determinism tests expect autoreset to cross several games
     # quad: neighbouring hills are 3 cells apart, so two colonies' only ants can trade on
     # turn 1; one food in store spares each colony that first loss (games still end early by
-    # elimination, but not all within the 10 steps some tests play without a reset)
+    # elimination, but not all within the 10 steps some tests play without a reset); two in
+    # store on the default map (random play at seed 77 loses both of a colony's first ants)
     "ants_v0": [
-        {"max_turns": 40},
+        {"max_turns": 40, "start_food": 2},
         {"board": "quad", "num_players": 4, "max_turns": 30, "start_food": 1},
     ],
     # short games: the determinism tests expect autoreset to cross several games

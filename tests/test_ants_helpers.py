@@ -61,6 +61,15 @@ def new_game(rows, seed=0, stored_food=None, num_envs=1, **config):
     return game
 
 
+def with_food(game, food, e=0):
+    """Env e with ``food`` ((x, y, count) cells) instead of the food it holds: a board holds
+    one food per cell, drawn only where no ant or hill stands."""
+    snap = game.snapshot(e)
+    snap["food"] = food
+    game.restore(snap, e)
+    return game.snapshot(e)
+
+
 def commands(game, orders):
     """Action array (1, A, H*W) from ``orders``: {colony: {(x, y): command}}."""
     actions = np.zeros((1, game.num_agents, game.height * game.width), dtype=np.int64)

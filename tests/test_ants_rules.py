@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from test_ants_helpers import (E, N, S, W, new_game, play, reference_focus_split, scores,
-                          turn)
+                               turn, with_food)
 
 
 # -- 1. moves ----------------------------------------------------------------------------
@@ -356,30 +356,96 @@ def test_several_foods_gathered_by_one_ant():
     assert snap["stored_food"].tolist() == [4, 0]
 
 
+def test_stacked_food_is_gathered_whole():
+    game = new_game(["A......B",
+                     "........",
+                     "...a....",
+                     "........"])
+    assert with_food(game, [(4, 2, 3)])["board"][2] == "...af..."
+    snap = turn(game, {})
+    assert snap["board"][2] == "...a...."
+    assert snap["stored_food"].tolist() == [3, 0] and snap["food"] == []
+
+
+def test_food_under_an_ant_is_gathered():
+    game = new_game(["A......B",
+                     "........",
+                     "...a....",
+                     "........"])
+    assert with_food(game, [(3, 2, 2)])["board"][2] == "...a...."   # the ant hides it
+    snap = turn(game, {})
+    assert snap["stored_food"].tolist() == [2, 0] and snap["food"] == []
+
+
+def test_food_on_a_hill_is_gathered_by_the_ant_spawned_there():
+    game = new_game(["a......B",
+                     "0.......",
+                     "........"], stored_food=[1, 0])
+    with_food(game, [(0, 1, 1)])
+    snap = turn(game, {0: {(0, 0): E}})
+    assert snap["board"][:2] == [".a.....B", "A......."]
+    assert snap["stored_food"].tolist() == [1, 0] and snap["food"] == []
+
+
+def test_contested_stack_is_destroyed_whole():
+    game = new_game(["A.......B",
+                     ".........",
+                     "..a......",
+                     ".b.......",
+                     "........."], attack_radius2=0)
+    with_food(game, [(2, 3, 2)])
+    snap = turn(game, {})
+    assert snap["stored_food"].tolist() == [0, 0] and snap["food"] == []
+
+
 # -- 6. food spawning --------------------------------------------------------------------
+
+def food_total(snap):
+    return sum(count for _, _, count in snap["food"])
+
 
 def test_food_spawn_formula():
     game, snap = play(["A.......",
                        "........",
                        "...%%...",
                        ".......B"], {}, max_food=20, gather_radius2=0)
-    assert len(snap["food"]) == 10            # floor((20 - 0) / 2)
+    assert food_total(snap) == 10             # floor((20 - 0) / 2)
     snap = turn(game, {})
-    assert len(snap["food"]) == 15            # + floor((20 - 10) / 2)
-    for x, y in snap["food"]:                 # on free land only
-        assert snap["board"][y][x] == "f"
+    assert food_total(snap) == 15             # + floor((20 - 10) / 2)
+    for x, y, _ in snap["food"]:              # on land
+        assert snap["board"][y][x] != "%"
     _, snap = play(["A.ffff..",
                     "........",
                     "........",
                     ".......B"], {}, max_food=11, gather_radius2=0)
-    assert len(snap["food"]) == 4 + (11 - 4) // 2
+    assert food_total(snap) == 4 + (11 - 4) // 2
 
 
-def test_food_spawn_is_limited_by_free_cells():
-    _, snap = play(["A%%%",
-                    "%..%",
-                    "%%%B"], {}, max_food=20)
-    assert sorted(snap["food"]) == [(1, 1), (2, 1)]
+def test_food_spawns_on_any_land_cell_with_replacement():
+    """Ten new food on the four land cells: they stack, and land on the ants and hills
+    too (every land cell gets some over a few games)."""
+    before = ["A%%%",
+              "%..%",
+              "%%%B"]
+    land = {(0, 0), (1, 1), (2, 1), (3, 2)}
+    seen = set()
+    for seed in range(8):
+        _, snap = play(before, {}, seed=seed, max_food=20, gather_radius2=0)
+        assert food_total(snap) == 10
+        assert {(x, y) for x, y, _ in snap["food"]} <= land
+        assert max(count for _, _, count in snap["food"]) >= 3   # 10 food on 4 cells
+        assert snap["board"][0][0] == "A" and snap["board"][2][3] == "B"
+        seen |= {(x, y) for x, y, _ in snap["food"]}
+    assert seen == land
+
+
+def test_food_spawn_counts_every_food_on_a_cell():
+    """Three food stacked on one cell count three towards max_food."""
+    game = new_game(["A......B",
+                     "........"], max_food=9, gather_radius2=0)
+    with_food(game, [(3, 1, 3)])
+    snap = turn(game, {})
+    assert food_total(snap) == 3 + (9 - 3) // 2
 
 
 # -- 7. elimination and the end -------------------------------------------------------------
@@ -453,3 +519,71 @@ def test_turn_limit_ends_the_game():
     assert snap["over"] and snap["turn"] == 3
     assert game.terminated[0].tolist() == [True, True]
     assert not game.truncated[0].any()
+
+
+# -- the original engine's behaviours (Config switches, off by default) ------------------
+
+def test_engine_razes_one_hill_per_turn_the_first_in_hill_id_order():
+    before = ["A.b0.b0.",
+              "........",
+              "1.......",
+              "1......B"]
+    orders = {1: {(2, 0): E, (5, 0): E}}
+    game, snap = play(before, orders, raze_one_hill_per_turn=True)
+    assert snap["board"][0] == "A..B..B."
+    assert [(h["x"], h["razed"]) for h in snap["hills"] if h["y"] == 0] == \
+        [(0, False), (3, True), (6, False)]
+    assert scores(snap) == [3 - 1, 3 + 2]
+    snap = turn(game, {})                     # the ant still on (6, 0) razes it now
+    assert [h["razed"] for h in snap["hills"] if h["y"] == 0] == [False, True, True]
+    assert scores(snap) == [3 - 2, 3 + 4]
+    # hill-id order is the order the hills were restored in: (6, 0) first
+    game = new_game(before, raze_one_hill_per_turn=True)
+    snap = game.snapshot(0)
+    snap["hills"] = snap["hills"][::-1]
+    game.restore(snap)
+    snap = turn(game, orders)
+    assert [(h["x"], h["y"]) for h in snap["hills"] if h["razed"]] == [(6, 0)]
+
+
+def test_engine_credits_contested_food_to_the_first_colony_its_scan_meets():
+    """The scan around the food goes column by column (dx, then dy): b to the west is met
+    before a to the north.  Both food on the cell go to b."""
+    before = ["A.......B",
+              ".........",
+              "..a......",
+              ".b.......",
+              "........."]
+    for switch, stored in ((False, [0, 0]), (True, [0, 2])):
+        game = new_game(before, attack_radius2=0, contested_food_credit=switch)
+        with_food(game, [(2, 3, 2)])
+        snap = turn(game, {})
+        assert snap["stored_food"].tolist() == stored and snap["food"] == []
+        assert snap["board"][2:4] == ["..a......", ".b......."]
+
+
+def test_engine_gives_a_colony_out_later_in_one_check_the_points_of_those_before():
+    before = ["A.......",
+              "........",
+              "1.....2."]
+    for switch, after in ((False, [1 + 2, 1, 1]), (True, [1 + 2, 1, 1 + 1])):
+        _, snap = play(before, {}, num_players=3, sequential_elimination_points=switch)
+        assert snap["alive"].tolist() == [True, False, False]
+        assert scores(snap) == after
+
+
+# -- given draws (replaying a recorded game) ------------------------------------------------
+
+def test_step_drawn_spawns_on_the_given_hills_and_places_the_given_food():
+    before = ["A.0.0...",
+              "........",
+              "1.1....B"]
+    game = new_game(before, stored_food=[1, 0], max_food=4)
+    for hill, row in (((4, 0), "A.0.A..."), ((2, 0), "A.A.0...")):
+        game.set_position(0, before, [1, 0])
+        game.step_drawn(np.zeros(game.actions.shape[1:], dtype=np.int64),
+                        food=[(6, 1), (6, 1), (1, 1)], spawn_hills=[hill])
+        snap = game.snapshot(0)
+        assert snap["board"][0] == row
+        # floor((4 - 0) / 2) = 2 new food: the first two given, stacked; the third unused
+        assert snap["food"] == [(6, 1, 2)]

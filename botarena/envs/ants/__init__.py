@@ -31,10 +31,14 @@ Rules (``rules.py``, one function per phase, in the order of rules/ants.md)
     Simultaneous moves (every cell holding two or more ants kills them all; swaps pass),
     focus_split attack (squared radius 5), razing (every standing enemy hill under an
     ant), spawning on free standing hills in shuffled order while food lasts, gathering
-    (squared radius 1; contested food destroyed), food spawning floor((20 - food) / 2) on
-    random free land, elimination (no ants and no food or no standing hill: +1 to every
-    colony still in per colony out), end at one colony left or after 300 turns.
-    Scores start at 1 per hill; a razed hill: owner -1, razer +2.
+    (squared radius 1, every food on a cell; contested food destroyed), food spawning
+    floor((20 - food) / 2) new food, each on a uniformly random non-water cell (on ants,
+    hills and other food too: a cell holds a count), elimination (no ants and no food or no
+    standing hill: +1 to every colony still in per colony out), end at one colony left or
+    after 300 turns.  Scores start at 1 per hill; a razed hill: owner -1, razer +2.
+    Config switches reproduce the original engine where the rules file deliberately
+    differs (all off by default): ``raze_one_hill_per_turn``, ``contested_food_credit``,
+    ``sequential_elimination_points``; ``spawn_food_at_reset=False`` is its empty turn 0.
 
 Rewards
     ``reward="score"`` (default): change of the own score; ``"zero_sum"``: change of the
@@ -49,9 +53,33 @@ Maps (``maps.py``)
     ``height``, ``water``, ``map_seed``).  ``hills_per_player`` hills are dealt to each
     colony at every reset (env RNG); each starts with one ant on each.
 
+Snapshot and restore (a stable format: replays, the fidelity tests and users' tools read it)
+    ``env.unwrapped.snapshot()`` / ``AntsGame.snapshot(e)`` returns a dict of copies;
+    ``env.unwrapped.restore(snapshot)`` / ``AntsGame.restore(snapshot, env=e)`` puts an env
+    into the state it describes (e.g. a position of a real game) and redraws its
+    observations.  State keys (``restore`` reads them):
+
+    - ``turn`` (int), ``steps`` (int, optional: default ``turn``), ``over`` (bool,
+      optional: default False);
+    - ``ants``: list of dicts ``owner``, ``id``, ``x``, ``y`` (oldest first; one ant a
+      cell, on land); ``next_ant_id``: above every id (ids are never reused);
+    - ``hills``: list of dicts ``owner``, ``x``, ``y``, ``razed``: the dealt hills, in
+      hill-id order (``raze_one_hill_per_turn`` razes the first); each a hill of the map,
+      once; the map's other hills are plain land;
+    - ``food``: list of ``(x, y, count)``, count >= 1, one entry per cell holding food (on
+      any land cell, under ants and on hills too);
+    - ``stored_food``, ``scores``: int[A]; ``alive``: bool[A]; ``elim_turn``: int[A], the
+      turn a colony went out (``max_turns + 1`` exactly while it is in);
+    - ``rng`` (optional: without it the env's RNG carries on): uint64[2].
+
+    Views (``restore`` ignores them): ``board`` (ASCII, see ``AntsGame.snapshot``),
+    ``turns_left``, ``positions``, ``winner``.  A missing or inconsistent key (two ants on
+    a cell, an ant in water, a hill not on the map, ...) raises ``ValueError`` naming it
+    and the env is left as it was.  ``AntsGame.step_drawn(actions, env, food,
+    spawn_hills)`` plays one turn with the turn's random draws given (the new food's cells,
+    the hills colonies spawn on, in order), to replay a recorded game.
+
 Other views
-    ``env.unwrapped.snapshot()`` (see ``AntsGame.snapshot``): ``board``, ``turn``,
-    ``ants``, ``hills``, ``food``, ``stored_food``, ``scores``, ``alive``, ...
     ``env.state()``: float32 planes in absolute terms.  Render modes ``ansi``,
     ``rgb_array``, ``human``.
 
@@ -61,6 +89,15 @@ write a whole command grid.
 
 Version history
     v0: first release (before it: the HILL_PROXIMITY plane added as plane 11).
+    v0, 2026-11 (not released yet, so the id stays): food spawns on any non-water cell
+    with replacement, as the seed says and the original engine does (it was on free land
+    only: no food under ants, on hills or on food); food is a count per cell, every unit
+    gathered and counted in the spawn formula.  ``restore`` and ``step_drawn``;
+    ``snapshot()`` gained ``next_ant_id`` and gives ``food`` as ``(x, y, count)``; the
+    engine switches ``raze_one_hill_per_turn``, ``contested_food_credit`` and
+    ``sequential_elimination_points``.  Golden hashes regenerated.  Checked against 34
+    games (4,626 turns) recorded from the original engine: every turn matches, the 118
+    turns where the engine differs from the rules file with the switches on.
 """
 from ...core import cache
 

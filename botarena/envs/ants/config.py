@@ -6,6 +6,9 @@ from ...core.config import check_common
 from .constants import MAX_PLAYERS, MIN_PLAYERS, RANDOM_BOARD
 from .maps import generate_map, load_map
 
+SWITCHES = ("spawn_food_at_reset", "raze_one_hill_per_turn", "contested_food_credit",
+            "sequential_elimination_points")
+
 
 @dataclass(frozen=True)
 class Config:
@@ -24,6 +27,14 @@ class Config:
         razed hill costs its owner and gives the razer (1, 2); survive_points: points each
         colony still in the game gets per eliminated colony (1).
     max_turns: the turn limit (300).
+    raze_one_hill_per_turn, contested_food_credit, sequential_elimination_points: switches
+        that reproduce the original engine where the rules file deliberately differs
+        (all False): the engine razes only the first hill in hill-id order that stands
+        under an enemy ant; credits a food in reach of two or more colonies to the first
+        colony its scan around the food meets (dx, then dy) instead of destroying it; and
+        eliminates the colonies out in one check one by one in index order, each giving
+        ``survive_points`` to every colony still in at that moment (so a colony out later
+        in the same check also gets them for those out before it).
     reward: "score" (score change), "zero_sum" (change of the margin over the best
         opponent) or "win_loss" (+1/0/-1 at the end; eliminated later = better, then score).
     obs_dtype: "uint8" (0/255 planes) or "float32" (0..1).
@@ -46,14 +57,18 @@ class Config:
     raze_gain: int = 2
     survive_points: int = 1
     max_turns: int = 300
+    raze_one_hill_per_turn: bool = False
+    contested_food_credit: bool = False
+    sequential_elimination_points: bool = False
     reward: str = "score"
     obs_dtype: str = "uint8"
     max_steps: Optional[int] = None
 
     def __post_init__(self):
         check_common(self)
-        if not isinstance(self.spawn_food_at_reset, bool):
-            raise ValueError(f"spawn_food_at_reset must be a bool, got {self.spawn_food_at_reset!r}")
+        for name in SWITCHES:
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
         positive = ("num_players", "hills_per_player", "width", "height", "max_turns")
         non_negative = ("attack_radius2", "gather_radius2", "max_food", "start_food",
                         "hill_points", "raze_loss", "raze_gain", "survive_points", "map_seed")

@@ -1,13 +1,15 @@
 """Ants' batch kernels (the contract in ``botarena.core.batched``).
 
 ``p``, the params tuple: the map (``water`` uint8[H, W], ``water_plane`` its observation
-plane in the obs dtype, ``move_ok[cell, command]``, ``stay_mask`` the action mask with
-only 'stay' legal on every cell), the hill template (``hill_x``, ``hill_y``,
-``hill_owner``: -1 where dealt at random), the (dx, dy) offsets within the attack and
-gather radii and their reach (the largest |dx| or |dy|), every rule number of
-``Config``, the reward mode, ``max_steps``, and the observation's values in the obs
-dtype: ``on`` (full), ``half`` (razed hills), ``full`` / ``round`` for the constant
-planes (``round`` is 0.5 where they are stored as integers, so that the store rounds).
+plane in the obs dtype, ``land_cells`` the flat indices of its non-water cells (where
+food spawns), ``move_ok[cell, command]``, ``stay_mask`` the action mask with only 'stay'
+legal on every cell), the hill template (``hill_x``, ``hill_y``, ``hill_owner``: -1
+where dealt at random), the (dx, dy) offsets within the attack radius (reading order)
+and the gather radius (the original engine's scan order: dx, then dy) and their reach
+(the largest |dx| or |dy|), every rule number and switch of ``Config``, the reward mode,
+``max_steps``, and the observation's values in the obs dtype: ``on`` (full), ``half``
+(razed hills), ``full`` / ``round`` for the constant planes (``round`` is 0.5 where they
+are stored as integers, so that the store rounds).
 
 Memory: at batch 1024 and more, an env's arrays, planes and commands are far from the
 core, and a step touches a few dozen scattered cache lines of them.  While the step
@@ -29,10 +31,12 @@ from .rules import (add_ant, land_distances, legal_commands, play_turn, spawn_fo
                     update_rank_keys)
 
 Params = namedtuple("Params", [
-    "water", "water_plane", "move_ok", "stay_mask", "hill_x", "hill_y", "hill_owner",
-    "attack_offsets", "attack_reach", "gather_offsets", "gather_reach", "hills_per_player", "hill_points", "start_food",
-    "spawn_food_at_reset", "max_food", "raze_loss", "raze_gain", "survive_points",
-    "max_turns", "reward_mode", "max_steps", "on", "half", "full", "round",
+    "water", "water_plane", "land_cells", "move_ok", "stay_mask", "hill_x", "hill_y",
+    "hill_owner", "attack_offsets", "attack_reach", "gather_offsets", "gather_reach",
+    "hills_per_player", "hill_points", "start_food", "spawn_food_at_reset", "max_food",
+    "raze_loss", "raze_gain", "survive_points", "raze_one_hill_per_turn",
+    "contested_food_credit", "sequential_elimination_points", "max_turns", "reward_mode",
+    "max_steps", "on", "half", "full", "round",
 ])
 
 P_OWN, P_FOOD, P_OWN_HILLS, P_ENEMY_HILLS, P_WATER = (
@@ -73,12 +77,11 @@ def deal_hills(s, p, e):
 @njit(cache=True, _nrt=False)
 def reset_env(s, p, e):
     """A new game in env e: hills dealt, one ant on each, food spawned, scores set."""
-    ant_at, hill_at, food_at = s.ant_at[e], s.hill_at[e], s.food_at[e]
+    ant_at, food_at = s.ant_at[e], s.food_at[e]
     height, width = ant_at.shape
     for y in range(height):
         for x in range(width):
             ant_at[y, x] = -1
-            hill_at[y, x] = -1
             food_at[y, x] = 0
     deal_hills(s, p, e)
     hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
@@ -89,7 +92,6 @@ def reset_env(s, p, e):
         hill_y[h] = p.hill_y[h]
         hill_razed[h] = False
         if hill_owner[h] >= 0:
-            hill_at[hill_y[h], hill_x[h]] = h
             n = add_ant(ant_x, ant_y, ant_owner, ant_id, ant_at, n, hill_x[h], hill_y[h],
                         hill_owner[h], n)
     s.num_ants[e] = n
@@ -102,8 +104,9 @@ def reset_env(s, p, e):
         s.scores[e, a] = p.hill_points * p.hills_per_player
         s.prev_scores[e, a] = s.scores[e, a]
     s.num_food[e] = 0
+    s.food_total[e] = 0
     if p.spawn_food_at_reset:
-        spawn_food(s, p, e)
+        spawn_food(s, p, e, None)
     s.turn[e] = 0
     s.steps[e] = 0
     s.over[e] = False
@@ -134,7 +137,7 @@ def mark_ants(s, p, e, planes, masks, drawing):
 
 @njit(cache=True, _nrt=False)
 def show_food(s, p, e, planes, shown):
-    """Every colony's food plane, showing the first ``shown`` entries of the
+    """Every colony's food plane (full where food lies, however many), showing the first ``shown`` entries of the
     ``shown_x``/``shown_y`` list, made to show env e's food list: one walk over both
     lists in order.  A shown entry that the food list does not match in order is cleared
     as the walk passes it; a matched entry stays; once the shown list is passed, the
@@ -282,13 +285,24 @@ def after_turn(s, p, e, planes, masks, shown, razed):
 
 
 @njit(cache=True, _nrt=False)
-def step_env(s, p, e, actions, rewards, terminated, truncated):
-    """One turn of env e and its rewards and end flags; True when the episode is done."""
-    game_over = play_turn(s, p, e, actions)
+def step_env(s, p, e, actions, draws, rewards, terminated, truncated):
+    """One turn of env e (with ``draws``, see ``rules.Draws``, or None) and its rewards and
+    end flags; True when the episode is done."""
+    game_over = play_turn(s, p, e, actions, draws)
     done = finish_step(p.reward_mode, p.max_steps, s.steps[e], game_over, s.alive[e],
                        s.prev_alive[e], s.scores[e], s.prev_scores[e], s.rank_key[e], rewards,
                        terminated, truncated)
     s.over[e] = done
+    return done
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def step_and_observe(s, p, e, actions, draws, rewards, terminated, truncated, planes, masks):
+    """``step_env`` with env e's planes (one flat row per colony) and masks updated in
+    place; True when the episode is done."""
+    shown, razed = before_turn(s, p, e, planes, masks)
+    done = step_env(s, p, e, actions, draws, rewards, terminated, truncated)
+    after_turn(s, p, e, planes, masks, shown, razed)
     return done
 
 
@@ -361,9 +375,8 @@ def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated,
             prefetch_ants(s, e + AHEAD, planes[e + AHEAD], masks[e + AHEAD], actions[e + AHEAD])
         if s.over[e]:
             continue
-        shown, razed = before_turn(s, p, e, planes[e], masks[e])
-        done = step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e])
-        after_turn(s, p, e, planes[e], masks[e], shown, razed)
+        done = step_and_observe(s, p, e, actions[e], None, rewards[e], terminated[e],
+                                truncated[e], planes[e], masks[e])
         if done and autoreset:
             copy_into(final_obs[e], obs[e])
             copy_into(final_scores[e], s.scores[e])

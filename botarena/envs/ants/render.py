@@ -15,16 +15,16 @@ COLONY_RGB = ((220, 50, 50), (40, 40, 40), (200, 140, 30), (160, 60, 200))
 
 def board_rows(water, ants, hills, food):
     """ASCII rows (see constants): ``ants`` (owner, x, y) rows, ``hills`` (owner, x, y,
-    razed) rows of dealt hills, ``food`` (x, y) rows."""
+    razed) rows of dealt hills, ``food`` (x, y) cells (not shown under a hill or an ant)."""
     height, width = water.shape
     chars = [[CHAR_WATER if water[y, x] else CHAR_LAND for x in range(width)]
              for y in range(height)]
+    for x, y in food:
+        chars[y][x] = CHAR_FOOD
     on_hill = set()
     for owner, x, y, razed in hills:
         chars[y][x] = CHAR_RAZED if razed else CHAR_HILLS[owner]
         on_hill.add((x, y))
-    for x, y in food:
-        chars[y][x] = CHAR_FOOD
     for owner, x, y in ants:
         chars[y][x] = (CHAR_ANTS_ON_HILL if (x, y) in on_hill else CHAR_ANTS)[owner]
     return ["".join(row) for row in chars]

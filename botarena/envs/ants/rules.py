@@ -7,25 +7,44 @@ shared/rules/ants.md.  A turn (``play_turn``) runs:
 2. ``attack``        focus_split as the seed's pseudocode: an ant's focus is the number of
                      enemy ants within ``attack_radius2``; an ant dies if any enemy in its
                      range has a focus lower than or equal to its own.  All at once.
-3. ``raze``          every ant standing on a standing enemy hill razes it (all such hills):
-                     owner ``-raze_loss``, razer ``+raze_gain``.
+3. ``raze``          every ant standing on a standing enemy hill razes it (all such hills;
+                     with ``raze_one_hill_per_turn``, as the original engine, only the first
+                     in hill-id order): owner ``-raze_loss``, razer ``+raze_gain``.
 4. ``spawn``         colony by colony (index order), if it has food: its standing hills with
                      no ant, shuffled (GAME stream), get one new ant each while food lasts.
-5. ``gather``        a food within ``gather_radius2`` of ants of exactly one colony goes to
-                     it; within reach of two or more colonies it is destroyed.
-6. ``spawn_food``    floor((max_food - food on the map) / 2) new food on random land cells
-                     holding no food, no ant and no hill (fewer if fewer such cells).
+5. ``gather``        every food within ``gather_radius2`` of ants of exactly one colony goes
+                     to it (each food on a cell counts); food within reach of two or more
+                     colonies is destroyed (with ``contested_food_credit``, as the original
+                     engine, credited to the first colony its scan meets instead).
+6. ``spawn_food``    floor((max_food - food on the map) / 2) new food, each on a uniformly
+                     random non-water cell (GAME stream), with replacement: on ants, hills
+                     and food too (a cell holds a count).
 7. ``eliminate``     a colony in the game with no ants and (no food or no standing hill) is
                      out; every colony still in gets ``survive_points`` per colony out this
-                     turn.  The game ends when at most one colony is in or after max_turns.
+                     turn (with ``sequential_elimination_points``, as the original engine, a
+                     colony also gets them for each colony out before it in index order in
+                     the same check).  The game ends when at most one colony is in or after
+                     max_turns.
+
+The random draws of a turn (phases 4 and 6) can be given instead (``draws``, a ``Draws``
+or ``None``: the rules draw them from the env's RNG), to replay a recorded game; ``None``
+compiles a kernel without that branch.
 
 Phases take the state ``s``, the params ``p`` and the env ``e`` and bind that env's arrays
 once; helpers take arrays.  Compiled without numba's runtime (``_nrt=False``).
 """
+from collections import namedtuple
+
 from numba import njit
 
 from ...core.rng import GAME, randint
 from .constants import COMMAND_DELTAS, FAR, NUM_COMMANDS, RANK_TURN_WEIGHT, UNREACHED
+
+# A turn's random draws, given: ``food_cells`` (int64, the flat cells ``y * W + x`` of
+# the new food, in the order drawn; the rules draw any further ones) and ``hill_rank``
+# (int64[K], per hill index: a colony spawns on its free hills by increasing rank
+# instead of in shuffled order).
+Draws = namedtuple("Draws", ["food_cells", "hill_rank"])
 
 
 @njit(cache=True, _nrt=False)
@@ -189,7 +208,8 @@ def attack(s, p, e):
 @njit(cache=True, _nrt=False, inline='always')
 def raze(s, p, e):
     """Phase 3: every ant on a standing enemy hill razes it (looked up from the hills:
-    one ant at most stands on each)."""
+    one ant at most stands on each); only the first in hill-id order with
+    ``raze_one_hill_per_turn``."""
     ant_at, ant_owner = s.ant_at[e], s.ant_owner[e]
     hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
     scores = s.scores[e]
@@ -205,12 +225,27 @@ def raze(s, p, e):
         hill_razed[h] = True
         scores[owner] -= p.raze_loss
         scores[ant_owner[i]] += p.raze_gain
+        if p.raze_one_hill_per_turn:
+            return
+
+
+@njit(cache=True, _nrt=False)
+def order_by_rank(order, m, rank):
+    """Sort ``order[:m]`` (hill indices) by increasing ``rank[hill]`` (insertion sort: a
+    colony has a few hills)."""
+    for i in range(1, m):
+        h = order[i]
+        j = i
+        while j > 0 and rank[order[j - 1]] > rank[h]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = h
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def spawn(s, p, e):
-    """Phase 4: each colony with food spawns one ant per free standing hill (shuffled)
-    while its food lasts."""
+def spawn(s, p, e, draws):
+    """Phase 4: each colony with food spawns one ant per free standing hill (shuffled, or
+    in the order ``draws`` gives) while its food lasts."""
     ant_x, ant_y, ant_owner, ant_id, ant_at = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.ant_id[e], s.ant_at[e]
     hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
     stored, alive, order, rng = s.stored_food[e], s.alive[e], s.order[e], s.rng
@@ -227,9 +262,12 @@ def spawn(s, p, e):
                 if ant_at[hill_y[h], hill_x[h]] < 0:
                     order[m] = h
                     m += 1
-        for i in range(m - 1, 0, -1):                   # Fisher-Yates on order[:m]
-            j = randint(rng, e, GAME, i + 1)
-            order[i], order[j] = order[j], order[i]
+        if draws is None:
+            for i in range(m - 1, 0, -1):               # Fisher-Yates on order[:m]
+                j = randint(rng, e, GAME, i + 1)
+                order[i], order[j] = order[j], order[i]
+        else:
+            order_by_rank(order, m, draws.hill_rank)
         k = 0
         while k < m and stored[a] > 0:
             h = order[k]
@@ -242,10 +280,22 @@ def spawn(s, p, e):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def first_colony(ants, ant_owner, width, height, x, y, inside, offsets):
+    """The colony of the first ant that the scan of ``offsets`` around (x, y) meets (the
+    gather offsets are in the original engine's scan order), or -1."""
+    for k in range(offsets.shape[0]):
+        j = ant_at_offset(ants, width, height, x, y, inside, offsets, k)
+        if j >= 0:
+            return ant_owner[j]
+    return -1
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def gather(s, p, e):
-    """Phase 5: food near ants of one colony is stored by it; contested food is destroyed.
-    (The cells within the radius as in ``attack``; only food near the bounding box of
-    some colony's ants is probed.)"""
+    """Phase 5: the food on a cell near ants of one colony is stored by it (each food
+    counts); contested food is destroyed, or credited to the first colony met with
+    ``contested_food_credit``.  (The cells within the radius as in ``attack``; only food
+    near the bounding box of some colony's ants is probed.)"""
     ant_at, ant_x, ant_y, ant_owner, box = s.ant_at[e], s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.box[e]
     food_x, food_y, food_at, stored = s.food_x[e], s.food_y[e], s.food_at[e], s.stored_food[e]
     offsets, reach = p.gather_offsets, p.gather_reach
@@ -253,9 +303,11 @@ def gather(s, p, e):
     ants = ant_at.reshape(height * width)
     colony_boxes(ant_x, ant_y, ant_owner, s.num_ants[e], box)
     kept = 0
+    total = s.food_total[e]
     for f in range(s.num_food[e]):
         x, y = food_x[f], food_y[f]
         colonies = 0
+        inside = False
         if near_colony(box, x, y, reach, -1):
             inside = clear_of_edges(x, y, reach, width, height)
             for k in range(offsets.shape[0]):
@@ -267,47 +319,54 @@ def gather(s, p, e):
             food_y[kept] = y
             kept += 1
             continue
+        count = food_at[y, x]
         food_at[y, x] = 0
+        total -= count
         if colonies & (colonies - 1) == 0:             # exactly one colony
             a = 0
             while colonies > 1:
                 colonies >>= 1
                 a += 1
-            stored[a] += 1
+            stored[a] += count
+        elif p.contested_food_credit:
+            stored[first_colony(ants, ant_owner, width, height, x, y, inside, offsets)] += count
     s.num_food[e] = kept
+    s.food_total[e] = total
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def add_food(food_x, food_y, food_at, n, x, y):
+    """One more food on (x, y), its cell appended to the list of ``n`` food cells if it
+    held none; returns the new number of cells."""
+    if food_at[y, x] == 0:
+        food_x[n] = x
+        food_y[n] = y
+        n += 1
+    food_at[y, x] += 1
+    return n
 
 
 @njit(cache=True, _nrt=False)
-def spawn_food(s, p, e):
-    """Phase 6: floor((max_food - food on the map) / 2) new food on random land cells that
-    hold no food, no ant and no hill."""
-    current = s.num_food[e]
-    new = (p.max_food - current) // 2
+def spawn_food(s, p, e, draws):
+    """Phase 6: floor((max_food - food on the map) / 2) new food, each on a uniformly
+    random non-water cell (``p.land_cells``), with replacement; the first ones on the cells
+    ``draws`` gives, if any."""
+    new = (p.max_food - s.food_total[e]) // 2
     if new <= 0:
         return
-    ant_at, hill_at, food_at = s.ant_at[e], s.hill_at[e], s.food_at[e]
-    food_x, food_y, cells, rng = s.food_x[e], s.food_y[e], s.cells[e], s.rng
-    height, width = ant_at.shape
-    n = height * width
-    water, food = p.water.reshape(n), food_at.reshape(n)
-    ants, hills = ant_at.reshape(n), hill_at.reshape(n)
-    m = 0
-    for c in range(n):                                 # the free land cells, in reading order
-        cells[m] = c
-        m += ((water[c] | food[c]) == 0) & (ants[c] < 0) & (hills[c] < 0)
-    if new > m:
-        new = m
-    for i in range(new):                               # partial Fisher-Yates: new picks
-        j = i + randint(rng, e, GAME, m - i)
-        c = cells[j]
-        cells[j] = cells[i]
-        cells[i] = c
-        y, x = c // width, c % width
-        food[c] = 1
-        food_x[current] = x
-        food_y[current] = y
-        current += 1
-    s.num_food[e] = current
+    food_x, food_y, food_at, rng, land = s.food_x[e], s.food_y[e], s.food_at[e], s.rng, p.land_cells
+    width = food_at.shape[1]
+    n = s.num_food[e]
+    for i in range(new):
+        c = -1
+        if draws is not None:
+            if i < draws.food_cells.shape[0]:
+                c = draws.food_cells[i]
+        if c < 0:
+            c = land[randint(rng, e, GAME, land.shape[0])]
+        n = add_food(food_x, food_y, food_at, n, c % width, c // width)
+    s.num_food[e] = n
+    s.food_total[e] += new
 
 
 @njit(cache=True, _nrt=False)
@@ -319,8 +378,9 @@ def update_rank_keys(s, p, e):
 
 @njit(cache=True, _nrt=False, inline='always')
 def eliminate(s, p, e):
-    """Phase 7: colonies without ants that cannot spawn any are out; the survivors score;
-    the turn ends.  True when the game is over."""
+    """Phase 7: colonies without ants that cannot spawn any are out; the survivors score
+    (and, with ``sequential_elimination_points``, each colony out for those out before it
+    in this check); the turn ends.  True when the game is over."""
     alive, stored, scores, elim_turn = s.alive[e], s.stored_food[e], s.scores[e], s.elim_turn[e]
     ant_owner, hill_owner, hill_razed = s.ant_owner[e], s.hill_owner[e], s.hill_razed[e]
     turn = s.turn[e] + 1
@@ -343,6 +403,8 @@ def eliminate(s, p, e):
         if stored[a] <= 0 or not standing:
             alive[a] = False
             elim_turn[a] = turn
+            if p.sequential_elimination_points:
+                scores[a] += out * p.survive_points
             out += 1
     living = 0
     for a in range(alive.shape[0]):
@@ -356,15 +418,15 @@ def eliminate(s, p, e):
 
 
 @njit(cache=True, _nrt=False)
-def play_turn(s, p, e, actions):
-    """One turn of env e with the colonies' command grids ``actions[a, cell]``; True when
-    the game is over."""
+def play_turn(s, p, e, actions, draws):
+    """One turn of env e with the colonies' command grids ``actions[a, cell]`` (and the
+    random draws ``draws`` gives, if not None); True when the game is over."""
     move(s, p, e, actions)
     attack(s, p, e)
     raze(s, p, e)
-    spawn(s, p, e)
+    spawn(s, p, e, draws)
     gather(s, p, e)
-    spawn_food(s, p, e)
+    spawn_food(s, p, e, draws)
     return eliminate(s, p, e)
 
 
