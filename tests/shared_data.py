@@ -3,7 +3,8 @@ games recorded from the original engines (``BOTARENA_SHARED``, default ``../shar
 beside the repository).
 
 A user's clone has no such folder: the tests that read it are then skipped, each with
-the reason, and the rest of the suite runs as usual.  CI runs with the folder present.
+the reason, and the rest of the suite runs as usual.  CI runs with the folder present and
+``BOTARENA_REQUIRE_SHARED=1``, under which a missing folder fails the tests instead.
 """
 import os
 from pathlib import Path
@@ -19,8 +20,15 @@ def shared_path(*parts):
     return SHARED.joinpath(*parts)
 
 
+REQUIRED = os.environ.get("BOTARENA_REQUIRE_SHARED") == "1"
+
+
 def needs_shared(*parts):
-    """A ``skipif`` mark for tests that read ``SHARED / parts``."""
+    """A ``skipif`` mark for tests that read ``SHARED / parts`` (with
+    ``BOTARENA_REQUIRE_SHARED=1``, a missing folder is an error at collection)."""
     path = shared_path(*parts)
+    if REQUIRED and not path.exists():
+        raise FileNotFoundError(f"contest data {path} not found and BOTARENA_REQUIRE_SHARED=1 "
+                                f"(set BOTARENA_SHARED)")
     return pytest.mark.skipif(not path.exists(),
                               reason=f"contest data {path} not found (set BOTARENA_SHARED)")
