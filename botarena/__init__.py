@@ -2,8 +2,11 @@
 
 ``botarena.parallel_env(env_id, **config)`` (PettingZoo ParallelEnv),
 ``botarena.env(env_id, **config)`` (AEC), ``botarena.vector_env(env_id, num_envs, ...)``
-(a Stable-Baselines3 VecEnv over every agent slot; needs ``botarena[train]``) and
-``botarena.gymnasium_vector_env(...)`` (a Gymnasium VectorEnv).  Importing botarena imports
+(a Stable-Baselines3 VecEnv over every agent slot; needs ``botarena[train]``),
+``botarena.gymnasium_vector_env(...)`` (a Gymnasium VectorEnv), and each game as a
+single-agent Gymnasium env against scripted opponents, ``gymnasium.make("botarena/Paint-v0",
+opponent="bot:greedy")`` (ids in ``GYMNASIUM_IDS``; ``gymnasium.make_vec`` gives the
+batched vector env).  Importing botarena imports
 neither torch, SB3 nor pygame.
 """
 from importlib import import_module
@@ -16,16 +19,10 @@ cache.configure()  # before any kernel is defined: see botarena.core.cache
 for _core_module in ("grid", "jit", "rewards", "rng"):
     import_module(f"botarena.core.{_core_module}")
 
+from .registry import ENV_IDS, GYMNASIUM_IDS, env_module, register_gymnasium  # noqa: E402
+
 __version__ = "0.1.0"
-
-ENV_IDS = ("paint_v0", "dungeon_v0", "ants_v0", "coderunner_v0")
-
-
-def env_module(env_id):
-    """The module of ``env_id`` (e.g. ``botarena.envs.paint_v0``)."""
-    if env_id not in ENV_IDS:
-        raise ValueError(f"unknown env id {env_id!r}; known: {', '.join(ENV_IDS)}")
-    return import_module(f"botarena.envs.{env_id}")
+register_gymnasium()    # gymnasium.make("botarena/Paint-v0", ...): see botarena.registry
 
 
 def parallel_env(env_id, render_mode=None, **config):

@@ -44,3 +44,10 @@ class SlotVectorEnv(VectorEnv):
     def render(self):
         game = self.slots.game
         return game.render_ansi(0) if self.render_mode == "ansi" else game.render_rgb(0)
+
+
+def make_vector(num_envs, env_id, opponent="random", **kwargs):
+    """The vector entry point of the Gymnasium ids (``gymnasium.make_vec``): ``num_envs``
+    games, one learner slot each, the other seats played by ``opponent`` (as the
+    single-agent env's), the learner's seat alternating between envs."""
+    return SlotVectorEnv(env_id, num_envs, opponent=opponent, **kwargs)

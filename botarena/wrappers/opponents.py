@@ -9,7 +9,8 @@ observations the game already holds.
   (``action_masks`` are passed when its ``predict`` takes them), or a function
   ``f(obs, masks) -> actions``.  ``set_policy`` swaps the policy (self-play snapshots).
 
-``make_opponent(spec, game)`` turns a bot name, an opponent or a policy into an opponent.
+``make_opponent(spec, game)`` turns a bot name (``"greedy"`` or ``"bot:greedy"``), an opponent
+or a policy into an opponent.
 """
 import inspect
 
@@ -55,9 +56,14 @@ class PolicyOpponent:
         return f"PolicyOpponent({type(self.policy).__name__})"
 
 
+BOT_PREFIX = "bot:"
+
+
 def make_opponent(spec, game):
+    """An opponent from ``spec``: a bot name (``"greedy"`` or ``"bot:greedy"``), an object
+    with ``act`` (used as it is), or a policy (see ``PolicyOpponent``)."""
     if isinstance(spec, str):
-        return ScriptedOpponent(spec, game)
+        return ScriptedOpponent(spec.removeprefix(BOT_PREFIX), game)
     if hasattr(spec, "act"):
         return spec
     return PolicyOpponent(spec)

@@ -20,7 +20,7 @@ new game, so no step is spent on a game the learner no longer plays.
 """
 import numpy as np
 
-from .. import env_module
+from ..registry import env_module
 from .opponents import make_opponent
 
 
