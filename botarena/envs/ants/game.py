@@ -216,8 +216,8 @@ class AntsGame(BatchedGame):
         }
 
     def write_snapshot(self, snapshot, state):
-        """Check ``snapshot`` (the keys of ``snapshot``) whole, then write it into env 0 of
-        ``state`` (see ``BatchedGame.restore``)."""
+        """Check ``snapshot`` (the keys ``snapshot`` documents) whole, then write it into
+        env 0 of ``state`` (see ``BatchedGame.restore``)."""
         require(snapshot, SNAPSHOT_KEYS, GAME_NAME)
         max_turns = self.config.max_turns
         turn = integer(snapshot, "turn", 0, max_turns)
@@ -345,6 +345,8 @@ class AntsGame(BatchedGame):
             raise fail("food", f"a cell's count must be in [1, {most}] (the type of food_at "
                                f"for max_food={self.config.max_food})")
         self._check_cells("food", food[:, 0], food[:, 1], "food cell")
+        if food[:, 2].sum() > INT32_MAX:
+            raise fail("food", f"more than {INT32_MAX} food in all")
         return food
 
     def observe_env(self, e):
