@@ -1,6 +1,5 @@
 """ants_v0 maps: the contest's PPM maps (read from shared/maps/ants, never copied), our
 ASCII format and bundled maps, the seeded symmetric generator, and bad maps."""
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,16 +7,16 @@ import pytest
 from botarena.envs.ants.constants import NUM_PLANES
 from botarena.envs.ants.maps import generate_map, load_map, parse_ppm
 from botarena.envs.ants_v0 import AntsGame, Config
+from shared_data import needs_shared, shared_path
 
-SHARED_MAPS = Path(__file__).resolve().parents[1].parent / "shared" / "maps" / "ants"
-if not SHARED_MAPS.is_dir():
-    SHARED_MAPS = Path("/work/shared/maps/ants")
+SHARED_MAPS = shared_path("maps", "ants")
 PPM_MAPS = sorted(SHARED_MAPS.glob("*.ppm"))
 SIZES = {"bandicoot": (35, 42, 6), "bracket": (50, 50, 8), "default": (20, 20, 4),
          "empty": (20, 20, 4), "eyes": (35, 35, 4), "grid": (50, 50, 36), "maze": (20, 20, 4),
          "net": (25, 25, 15), "race": (20, 20, 4)}
 
 
+@needs_shared("maps", "ants")
 def test_all_nine_shared_maps_are_there():
     assert sorted(p.stem for p in PPM_MAPS) == sorted(SIZES)
 

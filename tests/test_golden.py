@@ -37,8 +37,8 @@ GOLDEN_CASES = {
         ({"reward": "win_loss", "max_steps": 30}, 4),
     ],
     "ants_v0": [
-        # seed 3: a whole default game, to the turn limit (the first case's first game must
-        # last >= 10 steps; with seed 0 a colony is out after 9)
+        # seed 3: the first case's first game must last >= 10 steps (with seed 0 a colony
+        # is out after 9); its 300 steps cross three games
         ({}, 3),
         ({"board": "quad", "num_players": 4, "reward": "win_loss"}, 1),
         ({"obs_dtype": "float32", "reward": "zero_sum", "max_turns": 50}, 2),
