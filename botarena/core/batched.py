@@ -46,16 +46,38 @@ OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
 OBS_ONE = {"uint8": 255, "float32": 1.0}  # value of a true (or full) plane cell
 
 
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
 def env_seeds(seed, count):
-    """Per-env seeds: ``seed + i`` for env ``i`` (fresh entropy when ``seed`` is None)."""
+    """Per-env seeds: ``seed + i`` for env ``i`` (fresh entropy when ``seed`` is None), or
+    one seed per env from a sequence; anything else raises ``TypeError``."""
     if seed is None:
         seed = rng_module.fresh_seed()
-    if isinstance(seed, (int, np.integer)):
+    if _is_int(seed):
         return [int(seed) + i for i in range(count)]
-    seeds = [int(x) for x in seed]
-    if len(seeds) != count:
-        raise ValueError(f"got {len(seeds)} seeds for {count} envs")
-    return seeds
+    if isinstance(seed, (str, bytes)) or not hasattr(seed, "__len__") \
+            or not all(_is_int(x) for x in seed):
+        raise TypeError(f"seed must be an int, None or a sequence of ints, got {seed!r}")
+    if len(seed) != count:
+        raise ValueError(f"got {len(seed)} seeds for {count} envs")
+    return [int(x) for x in seed]
+
+
+def env_indices(env_ids, count):
+    """``env_ids`` (None: all) as an int64 array of distinct envs in ``[0, count)``."""
+    if env_ids is None:
+        return np.arange(count)
+    ids = np.asarray(env_ids)
+    if ids.ndim != 1 or (ids.size and ids.dtype.kind not in "iu"):
+        raise TypeError(f"env_ids must be a sequence of ints, got {env_ids!r}")
+    ids = ids.astype(np.int64)
+    if ids.size and (ids.min() < 0 or ids.max() >= count):
+        raise ValueError(f"env_ids must lie in [0, {count}), got {env_ids!r}")
+    if len(np.unique(ids)) != len(ids):
+        raise ValueError(f"env_ids must be distinct, got {env_ids!r}")
+    return ids
 
 
 class BatchedGame(ABC):
@@ -68,8 +90,8 @@ class BatchedGame(ABC):
     kernels = None  # module with reset, reset_parallel, step, step_parallel
 
     def __init__(self, config, num_envs=1, threads=None):
-        if int(num_envs) < 1:
-            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
+        if not _is_int(num_envs) or num_envs < 1:
+            raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
         self.config = config
         self.num_envs = int(num_envs)
         self.num_agents = self.agent_count()
@@ -91,6 +113,8 @@ class BatchedGame(ABC):
         self.truncated = np.zeros((E, A), dtype=np.bool_)
         self._env_mask = np.zeros(E, dtype=np.bool_)
         self._seeded = False
+        self._started = np.zeros(E, dtype=np.bool_)    # reset (or restored) at least once
+        self._all_started = False
         self.threaded = self.num_envs >= PARALLEL_MIN_ENVS and numba.get_num_threads() > 1
         if threads is not None:
             self.threaded = bool(threads)
@@ -137,7 +161,7 @@ class BatchedGame(ABC):
         With a seed, env ``env_ids[i]`` is seeded ``seed + i`` (or ``seed[i]`` for a
         sequence).  Without one, each env's RNG carries on from where it is (Gymnasium's
         convention), or starts from fresh entropy if it was never seeded."""
-        ids = np.arange(self.num_envs) if env_ids is None else np.asarray(env_ids, dtype=np.int64)
+        ids = env_indices(env_ids, self.num_envs)
         if seed is not None or not self._seeded:
             rng_module.seed_rows(self.state.rng, ids, env_seeds(seed, len(ids)))
             self._seeded = self._seeded or env_ids is None
@@ -148,17 +172,26 @@ class BatchedGame(ABC):
         self.rewards[ids] = 0.0
         self.terminated[ids] = False
         self.truncated[ids] = False
+        self._mark_started(ids)
+
+    def _mark_started(self, ids):
+        self._started[ids] = True
+        self._all_started = bool(self._started.all())
 
     def step(self, actions=None, autoreset=False, validate=True):
         """One turn in every env with ``actions`` (or ``self.actions``, as written there).
 
-        Envs whose game is over are skipped (reset them, or step with ``autoreset``).
+        Envs whose game is over are skipped (reset them, or step with ``autoreset``);
+        ``RuntimeError`` before every env was reset once.
         Raises ``ValueError`` for an action outside ``[0, action_values)``, before any change
         (``validate=False`` skips the check, for callers that already made it).  An array
         laid out as ``self.actions`` (int64, C order, writeable) is read where it is;
         others are copied into ``self.actions`` first (a command per cell makes that copy
         a sizable part of a step).
         """
+        if not self._all_started:
+            raise RuntimeError(f"step() before reset(): envs {np.flatnonzero(~self._started)[:8].tolist()} "
+                               f"were never reset")
         if actions is None:
             actions = self.actions
         else:
@@ -233,7 +266,7 @@ class BatchedGame(ABC):
         self.rewards[e] = 0.0
         self.terminated[e] = False
         self.truncated[e] = False
-        self._seeded = True
+        self._mark_started([e])
 
     def live_agents(self, e=0):
         """Indices of the agents still playing in env ``e`` (none once it is over)."""

@@ -14,6 +14,8 @@ import operator
 
 import numpy as np
 from pettingzoo import ParallelEnv
+from pettingzoo.utils.conversions import parallel_to_aec_wrapper
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from .window import HumanWindow
 
@@ -97,6 +99,16 @@ class BatchedParallelEnv(ParallelEnv):
         if self._action_shape:
             return tuple(mask.reshape(-1, self._action_values))
         return mask
+
+    def check_action(self, agent, action):
+        """Raise ``ValueError`` (unknown agent, value out of range) or ``TypeError`` (not an
+        int, or an int array of the action shape) unless ``action`` is one ``agent`` may
+        send; changes nothing."""
+        self._check_agent(agent)
+        if self._action_shape:
+            self._action_array(agent, action)
+        else:
+            self._action_index(agent, action)
 
     def _set_array_actions(self, actions):
         """Commands of array-action games (all checked before any is written); agents that
@@ -191,3 +203,22 @@ class BatchedParallelEnv(ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return {agent: obs[self._index[agent]] for agent in self.agents}, self._infos()
+
+
+class CheckedAEC(parallel_to_aec_wrapper):
+    """PettingZoo's AEC view of a ``BatchedParallelEnv`` that checks each action when it is
+    given: a rejected action raises at once and leaves the env as it was, the same agent
+    still to act (PettingZoo's conversion stored it and failed only at the turn's last
+    agent, after which every ``step`` raised again until ``reset``)."""
+
+    def step(self, action):
+        agent = self.agent_selection
+        if not (self.terminations[agent] or self.truncations[agent]):
+            self.env.check_action(agent, action)
+        super().step(action)
+
+
+def aec_env(parallel):
+    """The AEC env of a ``BatchedParallelEnv`` (``CheckedAEC`` under PettingZoo's
+    order-enforcing wrapper, as ``pettingzoo.utils.parallel_to_aec`` builds it)."""
+    return OrderEnforcingWrapper(CheckedAEC(parallel))

@@ -92,7 +92,7 @@ class AgentSlots:
         for opp, env_ids, agent_ids, buf in self.opponents:
             opp.act(game, env_ids, agent_ids, buf)
             game.actions[env_ids, agent_ids] = buf
-        game.step(autoreset=True, validate=False)
+        game.step(autoreset=True)     # the opponents' actions are checked too
         env_ended = (game.terminated | game.truncated).all(axis=1)
         rewards = self._gather(game.rewards)
         truncated = self._gather(game.truncated)

@@ -103,9 +103,7 @@ from ...core import cache
 
 cache.configure("ants")  # before this game's kernels are defined
 
-from pettingzoo.utils.conversions import parallel_to_aec
-
-from ...core.parallel_env import BatchedParallelEnv
+from ...core.parallel_env import BatchedParallelEnv, aec_env
 from .config import Config
 from .constants import COMMAND_DELTAS, Command, Plane
 from .game import AntsGame
@@ -125,8 +123,8 @@ raw_env = parallel_env
 
 
 def env(render_mode=None, **config):
-    """The PettingZoo AEC env (PettingZoo's conversion of ``parallel_env``)."""
-    return parallel_to_aec(parallel_env(render_mode, **config))
+    """The PettingZoo AEC env of ``parallel_env`` (actions checked as they are given)."""
+    return aec_env(parallel_env(render_mode, **config))
 
 
 __all__ = ["AntsGame", "Command", "Config", "Game", "Plane", "UNIT_MOVES", "UNITS_PLANE", "env",
