@@ -88,3 +88,29 @@ def test_vector_env_rejects_an_opponents_wild_actions(env_id):
     with pytest.raises(ValueError, match="outside"):
         venv.step(np.zeros((venv.num_envs,) + game.action_shape(), dtype=np.int64))
     assert all(np.array_equal(a, b) for a, b in zip(before, game.state))
+
+
+@pytest.mark.parametrize("case", ["env -1", "env past the batch", "agent past the seats",
+                                  "lengths differ", "out too short", "float ids"])
+def test_bots_check_their_indices(env_id, case):
+    game = make_game(env_id, 3)
+    game.reset(seed=0)
+    env_ids, agent_ids = np.array([0, 1]), np.array([0, 1])
+    out = np.zeros((2,) + game.action_shape(), dtype=np.int64)
+    if case == "env -1":
+        env_ids = np.array([0, -1])
+    elif case == "env past the batch":
+        env_ids = np.array([0, 3])
+    elif case == "agent past the seats":
+        agent_ids = np.array([0, game.num_agents])
+    elif case == "lengths differ":
+        agent_ids = np.array([0])
+    elif case == "out too short":
+        out = out[:1]
+    else:
+        env_ids = np.array([0.0, 1.0])
+    before = [field.copy() for field in game.state]
+    for bot in game.bots.values():
+        with pytest.raises(ValueError):
+            bot(game.state, game.params, env_ids, agent_ids, out)
+    assert all(np.array_equal(a, b) for a, b in zip(before, game.state))

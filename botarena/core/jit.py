@@ -142,10 +142,30 @@ class BatchTyped:
         return self._last[2](*args)
 
 
+class Bot(BatchTyped):
+    """A game's scripted bot, ``bot(state, params, env_ids, agent_ids, out)``: writes into
+    ``out[i]`` the action of agent ``agent_ids[i]`` in env ``env_ids[i]``.  The indices and
+    ``out`` are checked before the compiled bot sees them (an index outside the batch would
+    read and write outside its arrays): ``ValueError`` naming the bad argument."""
+
+    def __call__(self, state, params, env_ids, agent_ids, out):
+        num_envs, num_agents = state.scores.shape
+        for name, ids, high in (("env_ids", env_ids, num_envs), ("agent_ids", agent_ids, num_agents)):
+            if not isinstance(ids, np.ndarray) or ids.ndim != 1 or ids.dtype.kind not in "iu":
+                raise ValueError(f"{name} must be a 1-d integer array, got {ids!r}")
+            if ids.size and (ids.min() < 0 or ids.max() >= high):
+                raise ValueError(f"{name} must lie in [0, {high}), got {ids!r}")
+        if len(agent_ids) != len(env_ids):
+            raise ValueError(f"env_ids and agent_ids differ in length: {len(env_ids)}, {len(agent_ids)}")
+        if not isinstance(out, np.ndarray) or out.dtype != np.int64 or len(out) != len(env_ids) \
+                or not out.flags.writeable:
+            raise ValueError(f"out must be a writeable int64 array of {len(env_ids)} actions")
+        return super().__call__(state, params, env_ids, agent_ids, out)
+
+
 def batch_typed(table):
-    """``{name: BatchTyped(function)}`` of a ``{name: jitted function}`` table (a game's
-    ``BOTS``)."""
-    return {name: BatchTyped(function) for name, function in table.items()}
+    """``{name: Bot(function)}`` of a ``{name: jitted bot}`` table (a game's ``BOTS``)."""
+    return {name: Bot(function) for name, function in table.items()}
 
 
 @njit(cache=True, _nrt=False, inline='always')
