@@ -1,0 +1,224 @@
+"""Scripted players, jitted and batched: ``random``, ``greedy`` and ``defensive``.
+
+Each bot is ``bot(s, p, env_ids, agent_ids, out)``: it writes into ``out[i]`` (a command per
+tile of the player's own mirrored view, ``out.shape == (n, N * N)``) the commands of
+player ``agent_ids[i]`` in env ``env_ids[i]``; tiles without an own unit get no-op.  They
+change no game state; their random choices come from each env's ``AGENT`` stream.
+
+``random``: each tile with own bots gets a uniformly random command among no-op, the legal
+moves, blast and transform (where legal); an own tower blasts with probability
+1 / ``NUM_COMMANDS`` once it may.
+
+``greedy`` rushes the flags: a tile's bot blasts if at least ``BLAST_GROUP`` living enemy
+bots stand within ``bot_blast_impact_radius`` of the tile's centre; on a flag tile without
+a tower where it is the only unit it transforms; on a flag tile with other own bots it
+steps to a neighbouring free flag tile; elsewhere it walks down a distance field to the
+nearest flag tile without a tower (among equally near neighbours, the choice rotates
+with the turn, so stacks fan out).  A tower blasts when at least ``TOWER_BLAST_GROUP``
+enemy bots stand within half its radius.
+
+``defensive`` builds towers around the flag first: its targets are the free land tiles
+next to flag tiles on its own half of the map (nearer its base), where its bots
+transform; once none is left it plays like ``greedy``.  Its towers blast from
+``DEFENSIVE_TOWER_GROUP`` enemy bots.
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from ...core.jit import batch_typed
+from ...core.rng import AGENT, randint
+from .constants import FIRST_MOVE, FLAG, NUM_COMMANDS, NUM_PLAYERS, UNREACHED, WATER, Command
+from .paths import NUM_DIRECTIONS, passable, step_ok
+from .rules import tile_of, tower_age, view_direction, view_tile
+
+BLAST_GROUP = 3
+TOWER_BLAST_GROUP = 6
+DEFENSIVE_TOWER_GROUP = 4
+C_BLAST, C_TRANSFORM, C_NOOP = int(Command.BLAST), int(Command.TRANSFORM), int(Command.NOOP)
+
+
+@njit(cache=True)
+def random(s, p, env_ids, agent_ids, out):
+    """A uniformly random legal command for every tile with own units."""
+    size = s.terrain.shape[1]
+    tiles = size * size
+    for r in range(env_ids.shape[0]):
+        e, a = env_ids[r], agent_ids[r]
+        row = out[r]
+        row[:] = C_NOOP
+        terrain = s.terrain[e].reshape(tiles)
+        for i in range(s.num_bots[e, a]):
+            if s.bot_dead[e, a, i]:
+                continue
+            t = tile_of(s.bot_x[e, a, i], s.bot_y[e, a, i], size)
+            legal = np.zeros(NUM_COMMANDS, dtype=np.bool_)
+            legal[C_NOOP] = True
+            legal[C_BLAST] = True
+            legal[C_TRANSFORM] = t != p.base_tile[0] and t != p.base_tile[1]
+            for k in range(NUM_DIRECTIONS):
+                legal[FIRST_MOVE + view_direction(k, a)] = step_ok(terrain, s.tower_at[e], p.nbr, t, k)
+            pick = randint(s.rng, e, AGENT, legal.sum())
+            for c in range(NUM_COMMANDS):
+                if legal[c]:
+                    if pick == 0:
+                        row[view_tile(t, a, tiles)] = c
+                        break
+                    pick -= 1
+        for i in range(s.num_towers[e, a]):
+            if not s.tower_dead[e, a, i] and tower_age(s, e, a, i) >= p.min_blast_age:
+                if randint(s.rng, e, AGENT, NUM_COMMANDS) == 0:
+                    t = s.tower_x[e, a, i] * size + s.tower_y[e, a, i]
+                    row[view_tile(t, a, tiles)] = C_BLAST
+
+
+@njit(cache=True)
+def target_field(s, p, e, targets, dist, queue):
+    """``dist``: steps from every tile to the nearest target tile (``targets`` bool)."""
+    tiles = dist.shape[0]
+    terrain = s.terrain[e].reshape(tiles)
+    tail = 0
+    for t in range(tiles):
+        dist[t] = UNREACHED
+        if targets[t]:
+            dist[t] = 0
+            queue[tail] = t
+            tail += 1
+    head = 0
+    while head < tail:
+        t = queue[head]
+        head += 1
+        for k in range(NUM_DIRECTIONS):
+            n = p.nbr[t, k]
+            if n >= 0 and dist[n] == UNREACHED and step_ok(terrain, s.tower_at[e], p.nbr, t, k):
+                dist[n] = dist[t] + 1
+                queue[tail] = n
+                tail += 1
+
+
+@njit(cache=True)
+def enemies_near(s, e, b, bx, by, radius):
+    """Living bots of player b within ``radius`` of (bx, by)."""
+    n = 0
+    for j in range(s.num_bots[e, b]):
+        if not s.bot_dead[e, b, j]:
+            if math.hypot(s.bot_x[e, b, j] - bx, s.bot_y[e, b, j] - by) <= radius:
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def play_targets(s, p, e, a, targets, tower_group, row, dist, queue, own):
+    """The command grid ``row`` of player a (its view) that sends its bots to the
+    ``targets`` tiles to transform there, blasting enemy groups on the way."""
+    size = s.terrain.shape[1]
+    tiles = size * size
+    terrain = s.terrain[e].reshape(tiles)
+    tower_at = s.tower_at[e]
+    b = 1 - a
+    target_field(s, p, e, targets, dist, queue)
+    own[:] = 0
+    for i in range(s.num_bots[e, a]):
+        if not s.bot_dead[e, a, i]:
+            own[tile_of(s.bot_x[e, a, i], s.bot_y[e, a, i], size)] += 1
+    enemy = np.zeros(tiles, dtype=np.int64)
+    for j in range(s.num_bots[e, b]):
+        if not s.bot_dead[e, b, j]:
+            enemy[tile_of(s.bot_x[e, b, j], s.bot_y[e, b, j], size)] += 1
+    spin = s.turn[e]
+    for t in range(tiles):
+        if own[t] == 0:
+            continue
+        v = view_tile(t, a, tiles)
+        cx, cy = t // size + 0.5, t % size + 0.5
+        if enemies_near(s, e, b, cx, cy, p.bot_radius) >= BLAST_GROUP:
+            row[v] = C_BLAST
+            continue
+        if targets[t] and own[t] == 1 and enemy[t] == 0:
+            row[v] = C_TRANSFORM
+            continue
+        best, choice = dist[t], -1
+        if targets[t]:
+            best = 1        # on a crowded target: step to a neighbouring target tile
+        for k in range(NUM_DIRECTIONS):
+            # rotate in the player's own view, so that both seats play mirror images
+            kk = view_direction((k + spin + v) % NUM_DIRECTIONS, a)
+            n = p.nbr[t, kk]
+            if n < 0 or dist[n] == UNREACHED or not step_ok(terrain, tower_at, p.nbr, t, kk):
+                continue
+            if targets[t] and (not targets[n] or own[n] > 0):
+                continue
+            if dist[n] < best or (dist[n] == best and choice < 0 and targets[t]):
+                best, choice = dist[n], kk
+        if choice >= 0:
+            row[v] = FIRST_MOVE + view_direction(choice, a)
+    for i in range(s.num_towers[e, a]):
+        if s.tower_dead[e, a, i] or tower_age(s, e, a, i) < p.min_blast_age:
+            continue
+        tx, ty = s.tower_x[e, a, i], s.tower_y[e, a, i]
+        if enemies_near(s, e, b, tx + 0.5, ty + 0.5, p.tower_radius / 2) >= tower_group:
+            row[view_tile(tx * size + ty, a, tiles)] = C_BLAST
+
+
+@njit(cache=True)
+def free_flags(s, e, targets):
+    """``targets``: the flag tiles without a tower; returns how many."""
+    tiles = targets.shape[0]
+    terrain = s.terrain[e].reshape(tiles)
+    n = 0
+    for t in range(tiles):
+        targets[t] = terrain[t] == FLAG and s.tower_at[e, t] < 0
+        n += targets[t]
+    return n
+
+
+@njit(cache=True)
+def greedy(s, p, env_ids, agent_ids, out):
+    """Rush the flags, transform on them, blast enemy groups (see the module doc)."""
+    tiles = s.terrain.shape[1] * s.terrain.shape[2]
+    targets = np.zeros(tiles, dtype=np.bool_)
+    dist, queue, own = (np.zeros(tiles, dtype=np.int64), np.zeros(tiles, dtype=np.int64),
+                        np.zeros(tiles, dtype=np.int64))
+    for r in range(env_ids.shape[0]):
+        e, a = env_ids[r], agent_ids[r]
+        out[r][:] = C_NOOP
+        free_flags(s, e, targets)
+        play_targets(s, p, e, a, targets, TOWER_BLAST_GROUP, out[r], dist, queue, own)
+
+
+@njit(cache=True)
+def defensive(s, p, env_ids, agent_ids, out):
+    """Towers around the flag on the own half first, then as greedy."""
+    size = s.terrain.shape[1]
+    tiles = size * size
+    targets = np.zeros(tiles, dtype=np.bool_)
+    dist, queue, own = (np.zeros(tiles, dtype=np.int64), np.zeros(tiles, dtype=np.int64),
+                        np.zeros(tiles, dtype=np.int64))
+    for r in range(env_ids.shape[0]):
+        e, a = env_ids[r], agent_ids[r]
+        out[r][:] = C_NOOP
+        terrain = s.terrain[e].reshape(tiles)
+        base = p.base_tile[a]
+        bx, by = base // size, base % size
+        other = p.base_tile[1 - a]
+        ox, oy = other // size, other % size
+        ring = 0
+        for t in range(tiles):
+            targets[t] = False
+            if terrain[t] != FLAG and passable(terrain, s.tower_at[e], t) \
+                    and t != base and t != other:
+                x, y = t // size, t % size
+                if abs(x - bx) + abs(y - by) < abs(x - ox) + abs(y - oy):
+                    for k in range(NUM_DIRECTIONS):
+                        n = p.nbr[t, k]
+                        if n >= 0 and terrain[n] == FLAG:
+                            targets[t] = True
+                            ring += 1
+                            break
+        if ring == 0:
+            free_flags(s, e, targets)
+        play_targets(s, p, e, a, targets, DEFENSIVE_TOWER_GROUP, out[r], dist, queue, own)
+
+
+BOTS = batch_typed({"random": random, "greedy": greedy, "defensive": defensive})

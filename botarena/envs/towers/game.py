@@ -1,0 +1,415 @@
+"""``TowersGame``: towers' state, params and spaces for the batched-game contract."""
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from gymnasium import spaces
+
+from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
+from ...core.grid import DIRECTIONS
+from ...core.rewards import REWARD_MODES
+from ...core.rng import NUM_STREAMS
+from ...core.snapshot import array, fail, flag, integer, require
+from . import kernel, render
+from .bots import BOTS
+from .config import Config
+from .constants import (BOT_COMMAND_NAMES, CHAR_BOTS, CHAR_BOTS_ON_FLAG, CHAR_TERRAIN,
+                        CHAR_TOWERS, CHAR_TOWERS_ON_FLAG, COMMAND_NAMES, FLAG, LAND,
+                        NUM_COMMANDS, NUM_PLANES, NUM_PLAYERS, WATER, BotCommand, Command)
+from .maps import TowersMap, parse_map
+from .paths import forget_fields
+from .rules import update_rank_keys
+
+GAME_NAME = "towers_v0"
+# the keys ``restore`` needs; it also reads ``steps`` (default: ``turn``), ``over``
+# (default: False) and ``rng`` (default: the env's RNG carries on) when present
+SNAPSHOT_KEYS = ("map", "turn", "scores", "turn_scores", "next_id", "bots", "towers")
+BOT_KEYS = ("owner", "id", "x", "y", "hp", "command", "target_x", "target_y", "dead")
+TOWER_KEYS = ("owner", "id", "x", "y", "hp", "age", "dead")
+INT32_MAX = int(np.iinfo(np.int32).max)
+
+
+def neighbours(size):
+    """int64[N * N, 8]: the flat neighbour of each tile in each direction, -1 off the map."""
+    nbr = np.full((size * size, len(DIRECTIONS)), -1, dtype=np.int64)
+    for x in range(size):
+        for y in range(size):
+            for k, (dx, dy) in enumerate(DIRECTIONS.tolist()):
+                if 0 <= x + dx < size and 0 <= y + dy < size:
+                    nbr[x * size + y, k] = (x + dx) * size + y + dy
+    return nbr
+
+
+class TowersGame(BatchedGame):
+    """E towers games.  ``TowersGame(Config(...), num_envs)``."""
+
+    agent_prefix = "player"
+    kernels = kernel
+    bots = BOTS
+    command_names = COMMAND_NAMES
+
+    def __init__(self, config=None, num_envs=1, threads=None):
+        config = Config() if config is None else config
+        self.map = config.load_map()
+        self.size = config.map_size
+        super().__init__(config, num_envs, threads)
+        self.observation_space = spaces.Box(0, OBS_ONE[config.obs_dtype], self.observation_shape(),
+                                            dtype=self.obs.dtype)
+        self.action_space = spaces.MultiDiscrete(np.full(self.size * self.size, NUM_COMMANDS,
+                                                         dtype=np.int64))
+
+    def agent_count(self):
+        return NUM_PLAYERS
+
+    def make_state(self, num_envs):
+        from .state import alloc
+        return alloc(num_envs, self.size, self.config.max_num_bots, self.config.max_num_towers)
+
+    def make_params(self):
+        c = self.config
+        N = self.size
+        integer = c.obs_dtype == "uint8"
+        terrain = self.map.terrain if self.map is not None else np.zeros((N, N), np.uint8)
+        return kernel.Params(
+            nbr=neighbours(N), base_tile=np.array([0, N * N - 1], dtype=np.int64),
+            terrain=terrain, random_board=c.random_board, water=float(c.water),
+            flag_size=int(c.flag_size), num_bots_start=int(c.num_bots_start),
+            spawn_frequency=int(c.bot_spawn_frequency), max_bot_hp=int(c.max_bot_hp),
+            max_tower_hp=int(c.max_tower_hp), bot_speed=float(c.bot_speed),
+            bot_radius=float(c.bot_blast_impact_radius),
+            bot_damage=int(c.bot_blast_damage_points),
+            tower_radius=float(c.tower_blast_impact_radius),
+            tower_damage=int(c.tower_blast_damage_points),
+            min_blast_age=int(c.tower_min_blast_age),
+            bot_multiplier=int(c.bot_score_multiplier),
+            tower_multiplier=int(c.tower_score_multiplier),
+            hp_factor=int(c.transform_hp_factor), num_turns=int(c.num_turns),
+            reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
+            turn_score_weight=float(c.turn_score_weight),
+            full=float(OBS_ONE[c.obs_dtype]), round=0.5 if integer else 0.0,
+            noop_mask=np.tile(np.eye(NUM_COMMANDS, 1, dtype=np.int8).reshape(-1), N * N),
+        )
+
+    def observation_shape(self):
+        return (NUM_PLANES, self.size, self.size)
+
+    def num_actions(self):
+        return NUM_COMMANDS * self.size * self.size
+
+    def action_shape(self):
+        return (self.size * self.size,)
+
+    def action_values(self):
+        return NUM_COMMANDS
+
+    # -- views of one env ------------------------------------------------------------
+    def terrain(self, e=0):
+        return self.state.terrain[e].copy()
+
+    def _bots(self, e, living=True):
+        """(owner, x, y) of env e's bots (only the living ones by default)."""
+        s = self.state
+        return [(a, float(s.bot_x[e, a, i]), float(s.bot_y[e, a, i]))
+                for a in range(NUM_PLAYERS) for i in range(int(s.num_bots[e, a]))
+                if not (living and s.bot_dead[e, a, i])]
+
+    def _towers(self, e):
+        """(owner, tile x, tile y) of env e's living towers."""
+        s = self.state
+        return [(a, int(s.tower_x[e, a, i]), int(s.tower_y[e, a, i]))
+                for a in range(NUM_PLAYERS) for i in range(int(s.num_towers[e, a]))
+                if not s.tower_dead[e, a, i]]
+
+    def board_rows(self, e=0):
+        return render.board_rows(self.state.terrain[e], self._bots(e), self._towers(e))
+
+    def snapshot(self, e=0):
+        """Copies of env e: a dict, the stable format that ``restore`` reads back.
+
+        State (``restore`` reads these):
+
+        - ``map``: the terrain, N rows of N space-separated letters (``L``, ``W``, ``F``).
+        - ``turn``: turns played; ``steps``: steps since the reset (``max_steps``
+          truncates on it); ``over``: the game has ended.
+        - ``scores``: int32[2] game points; ``turn_scores``: int32[2], the last turn's.
+        - ``next_id``: the id the next unit gets (above every id; never reused).
+        - ``bots``: dicts ``owner``, ``id``, ``x``, ``y`` (float position, absolute: player
+          0's frame), ``hp``, ``command`` (``"idle"``, ``"move"``, ``"blast"``,
+          ``"transform"``), ``target_x``, ``target_y`` (its target position), ``dead``
+          (died this turn: leaves at the next turn's start); player 0's pool in order,
+          then player 1's.
+        - ``towers``: dicts ``owner``, ``id``, ``x``, ``y`` (its tile; its position is the
+          tile's midpoint ``(x + 0.5, y + 0.5)``), ``hp``, ``age`` (turns it has stood: it
+          may blast from ``tower_min_blast_age``), ``dead``; in pool order as bots.
+        - ``rng``: uint64[2], the env's random streams (``core.rng``).
+
+        Views (``restore`` ignores them): ``board`` (ASCII rows, row x = 0 first: ``.``
+        land, ``~`` water, ``!`` flag, ``a``/``b`` bots of player 0/1 (``A``/``B`` on a
+        flag), ``*`` bots of both, ``x``/``y`` a tower of player 0/1 (``X``/``Y`` on a
+        flag)), ``turns_left``, ``winner`` (0 or 1 once over, -1 for a draw or while the
+        game goes on)."""
+        s = self.state
+        bots = []
+        for a in range(NUM_PLAYERS):
+            for i in range(int(s.num_bots[e, a])):
+                bots.append({"owner": a, "id": int(s.bot_id[e, a, i]),
+                             "x": float(s.bot_x[e, a, i]), "y": float(s.bot_y[e, a, i]),
+                             "hp": int(s.bot_hp[e, a, i]),
+                             "command": BOT_COMMAND_NAMES[int(s.bot_cmd[e, a, i])],
+                             "target_x": float(s.bot_tx[e, a, i]),
+                             "target_y": float(s.bot_ty[e, a, i]),
+                             "dead": bool(s.bot_dead[e, a, i])})
+        towers = []
+        for a in range(NUM_PLAYERS):
+            for i in range(int(s.num_towers[e, a])):
+                towers.append({"owner": a, "id": int(s.tower_id[e, a, i]),
+                               "x": int(s.tower_x[e, a, i]), "y": int(s.tower_y[e, a, i]),
+                               "hp": int(s.tower_hp[e, a, i]),
+                               "age": int(s.turn[e] - s.tower_born[e, a, i]),
+                               "dead": bool(s.tower_dead[e, a, i])})
+        winner = -1
+        if s.over[e] and s.scores[e, 0] != s.scores[e, 1]:
+            winner = int(np.argmax(s.scores[e]))
+        return {
+            "map": TowersMap(s.terrain[e]).rows(),
+            "board": self.board_rows(e),
+            "turn": int(s.turn[e]),
+            "turns_left": int(self.config.num_turns - s.turn[e]),
+            "steps": int(s.steps[e]),
+            "over": bool(s.over[e]),
+            "scores": s.scores[e].copy(),
+            "turn_scores": s.turn_scores[e].copy(),
+            "next_id": int(s.next_id[e]),
+            "bots": bots,
+            "towers": towers,
+            "winner": winner,
+            "rng": s.rng[e].copy(),
+        }
+
+    def write_snapshot(self, snapshot, state):
+        """Check ``snapshot`` (the keys ``snapshot`` documents) whole, then write it into
+        env 0 of ``state`` (see ``BatchedGame.restore``)."""
+        require(snapshot, SNAPSHOT_KEYS, GAME_NAME)
+        c, N = self.config, self.size
+        try:
+            terrain = parse_map(snapshot["map"], N, "the map").terrain
+        except (TypeError, ValueError) as err:
+            raise fail("map", str(err)) from None
+        turn = integer(snapshot, "turn", 0, c.num_turns)
+        steps = integer(snapshot, "steps", 0, INT32_MAX) if "steps" in snapshot else turn
+        over = flag(snapshot, "over") if "over" in snapshot else False
+        scores = array(snapshot, "scores", (NUM_PLAYERS,), 0, INT32_MAX)
+        turn_scores = array(snapshot, "turn_scores", (NUM_PLAYERS,), 0, INT32_MAX)
+        next_id = integer(snapshot, "next_id", 0, INT32_MAX)
+        towers = self._read_towers(snapshot, terrain, turn)
+        bots = self._read_bots(snapshot, terrain, towers)
+        ids = [b["id"] for b in bots] + [t["id"] for t in towers]
+        if len(set(ids)) != len(ids):
+            raise fail("bots", "two units (bots or towers) have the same id")
+        if ids and next_id <= max(ids):
+            raise fail("next_id", f"{next_id} is not above every unit's id (the highest is "
+                                  f"{max(ids)})")
+        rng = array(snapshot, "rng", (NUM_STREAMS,), dtype=np.uint64) if "rng" in snapshot \
+            else None
+
+        s, e = state, 0
+        T = c.max_num_towers
+        s.terrain[e] = terrain
+        s.tower_at[e] = -1
+        s.count[e] = 0
+        s.hp_sum[e] = 0
+        for a in range(NUM_PLAYERS):
+            own = [b for b in bots if b["owner"] == a]
+            s.num_bots[e, a] = len(own)
+            for i, b in enumerate(own):
+                s.bot_x[e, a, i], s.bot_y[e, a, i] = b["x"], b["y"]
+                s.bot_hp[e, a, i], s.bot_id[e, a, i] = b["hp"], b["id"]
+                s.bot_cmd[e, a, i] = b["command"]
+                s.bot_tx[e, a, i], s.bot_ty[e, a, i] = b["target_x"], b["target_y"]
+                s.bot_dead[e, a, i] = b["dead"]
+                s.bot_damage[e, a, i] = 0
+            own = [t for t in towers if t["owner"] == a]
+            s.num_towers[e, a] = len(own)
+            for i, t in enumerate(own):
+                s.tower_x[e, a, i], s.tower_y[e, a, i] = t["x"], t["y"]
+                s.tower_hp[e, a, i], s.tower_id[e, a, i] = t["hp"], t["id"]
+                s.tower_born[e, a, i] = turn - t["age"]
+                s.tower_dead[e, a, i] = t["dead"]
+                s.tower_blast[e, a, i] = False
+                s.tower_damage[e, a, i] = 0
+                if not t["dead"]:
+                    s.tower_at[e, t["x"] * N + t["y"]] = a * T + i
+        forget_fields(s, e)
+        s.field_next[e] = 0
+        s.scores[e], s.prev_scores[e], s.turn_scores[e] = scores, scores, turn_scores
+        s.alive[e], s.prev_alive[e] = True, True
+        s.next_id[e] = next_id
+        s.turn[e], s.steps[e], s.over[e] = turn, steps, over
+        if rng is not None:
+            s.rng[e] = rng
+        update_rank_keys(s, e)
+
+    def _entries(self, snapshot, key, names):
+        value = snapshot[key]
+        if not isinstance(value, Sequence) or isinstance(value, str):
+            raise fail(key, f"want a list, got {type(value).__name__}")
+        for i, entry in enumerate(value):
+            if not isinstance(entry, Mapping) or any(k not in entry for k in names):
+                raise fail(key, f"entry {i} ({entry!r}): want a dict with keys "
+                                f"{', '.join(names)}")
+        return value
+
+    @staticmethod
+    def _int(key, i, entry, name, low, high):
+        value = entry[name]
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+                or not low <= value <= high:
+            raise fail(key, f"entry {i}: {name} = {value!r}, want an int in [{low}, {high}]")
+        return int(value)
+
+    def _pos(self, key, i, entry, name):
+        value = entry[name]
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) \
+                or not 0 <= value < self.size:
+            raise fail(key, f"entry {i}: {name} = {value!r}, want a number in "
+                            f"[0, {self.size})")
+        return float(np.float32(value))
+
+    def _read_towers(self, snapshot, terrain, turn):
+        c, N = self.config, self.size
+        rows, taken = [], set()
+        for i, t in enumerate(self._entries(snapshot, "towers", TOWER_KEYS)):
+            owner = self._int("towers", i, t, "owner", 0, NUM_PLAYERS - 1)
+            x = self._int("towers", i, t, "x", 0, N - 1)
+            y = self._int("towers", i, t, "y", 0, N - 1)
+            dead = flag(t, "dead")
+            hp = self._int("towers", i, t, "hp", -INT32_MAX if dead else 1, c.max_tower_hp)
+            age = self._int("towers", i, t, "age", 0, turn)
+            if terrain[x, y] == WATER:
+                raise fail("towers", f"entry {i}: a tower in water at (x, y) = {(x, y)}")
+            if (x, y) in ((0, 0), (N - 1, N - 1)):
+                raise fail("towers", f"entry {i}: a tower on a base tile (x, y) = {(x, y)}")
+            if not dead and (x, y) in taken:
+                raise fail("towers", f"entry {i}: two living towers at (x, y) = {(x, y)}")
+            if not dead:
+                taken.add((x, y))
+            rows.append({"owner": owner, "id": self._int("towers", i, t, "id", 0, INT32_MAX),
+                         "x": x, "y": y, "hp": hp, "age": age, "dead": dead})
+        for a in range(NUM_PLAYERS):
+            if sum(r["owner"] == a for r in rows) > c.max_num_towers:
+                raise fail("towers", f"player {a} has more than max_num_towers = "
+                                     f"{c.max_num_towers}")
+        return rows
+
+    def _read_bots(self, snapshot, terrain, towers):
+        c = self.config
+        living_towers = {(t["x"], t["y"]) for t in towers if not t["dead"]}
+        rows = []
+        for i, b in enumerate(self._entries(snapshot, "bots", BOT_KEYS)):
+            owner = self._int("bots", i, b, "owner", 0, NUM_PLAYERS - 1)
+            x, y = self._pos("bots", i, b, "x"), self._pos("bots", i, b, "y")
+            tx, ty = self._pos("bots", i, b, "target_x"), self._pos("bots", i, b, "target_y")
+            dead = flag(b, "dead")
+            hp = self._int("bots", i, b, "hp", -INT32_MAX if dead else 1, c.max_bot_hp)
+            if b["command"] not in BOT_COMMAND_NAMES:
+                raise fail("bots", f"entry {i}: command {b['command']!r}, want one of "
+                                   f"{', '.join(BOT_COMMAND_NAMES)}")
+            tile = (math.floor(x), math.floor(y))
+            if terrain[tile] == WATER:
+                raise fail("bots", f"entry {i}: a bot in water at (x, y) = {(x, y)}")
+            if not dead and tile in living_towers:
+                raise fail("bots", f"entry {i}: a bot inside a tower's tile {tile}")
+            rows.append({"owner": owner, "id": self._int("bots", i, b, "id", 0, INT32_MAX),
+                         "x": x, "y": y, "hp": hp,
+                         "command": BOT_COMMAND_NAMES.index(b["command"]),
+                         "target_x": tx, "target_y": ty, "dead": dead})
+        for a in range(NUM_PLAYERS):
+            if sum(r["owner"] == a for r in rows) > c.max_num_bots:
+                raise fail("bots", f"player {a} has more than max_num_bots = {c.max_num_bots}")
+        return rows
+
+    def observe_env(self, e):
+        kernel.observe_env(self.state, self.params, e, self.obs[e], self.masks[e])
+
+    def set_position(self, rows, e=0, turn=None):
+        """Put env e into the position of an ASCII board (``snapshot()["board"]``'s
+        characters, a list of rows or a string): the terrain, one idle bot with full HP
+        at the centre of each tile marked ``a``/``b`` (``A``/``B`` on a flag) and a tower
+        with full HP, old enough to blast, on each ``x``/``y`` (``X``/``Y``); scores and
+        the other keys stay.  For scenarios and debugging (through ``restore``)."""
+        if isinstance(rows, str):
+            rows = [r.strip() for r in rows.splitlines() if r.strip()]
+        N, c = self.size, self.config
+        if len(rows) != N or any(len(r) != N for r in rows):
+            raise ValueError(f"the board must be {N} rows of {N} characters")
+        snap = self.snapshot(e)
+        if turn is not None:
+            snap["turn"] = turn
+        letters, bots, towers = [], [], []
+        marks = {**{ch: (LAND, None) for ch in CHAR_TERRAIN[LAND]},
+                 **{ch: (WATER, None) for ch in CHAR_TERRAIN[WATER]},
+                 **{ch: (FLAG, None) for ch in CHAR_TERRAIN[FLAG]}}
+        for a in range(NUM_PLAYERS):
+            marks[CHAR_BOTS[a]] = (LAND, ("bot", a))
+            marks[CHAR_BOTS_ON_FLAG[a]] = (FLAG, ("bot", a))
+            marks[CHAR_TOWERS[a]] = (LAND, ("tower", a))
+            marks[CHAR_TOWERS_ON_FLAG[a]] = (FLAG, ("tower", a))
+        for x, row in enumerate(rows):
+            line = []
+            for y, ch in enumerate(row):
+                if ch not in marks:
+                    raise ValueError(f"unknown character {ch!r} at (x, y) = {(x, y)}")
+                code, unit = marks[ch]
+                line.append("LWF"[code])
+                if unit and unit[0] == "bot":
+                    bots.append({"owner": unit[1], "id": 0, "x": x + 0.5, "y": y + 0.5,
+                                 "hp": c.max_bot_hp, "command": "idle", "target_x": x + 0.5,
+                                 "target_y": y + 0.5, "dead": False})
+                elif unit:
+                    towers.append({"owner": unit[1], "id": 0, "x": x, "y": y,
+                                   "hp": c.max_tower_hp,
+                                   "age": min(c.tower_min_blast_age, snap["turn"]),
+                                   "dead": False})
+            letters.append(" ".join(line))
+        units = sorted(bots, key=lambda b: b["owner"]) + sorted(towers, key=lambda t: t["owner"])
+        for k, unit in enumerate(units):
+            unit["id"] = k
+        snap.update(map=letters, bots=bots, towers=towers, next_id=len(units))
+        self.restore(snap, e)
+
+    def render_ansi(self, e=0):
+        s = self.state
+        lines = self.board_rows(e)
+        lines.append(f"turn={int(s.turn[e])} " + " ".join(
+            f"p{a}:points={int(s.scores[e, a])},turn_score={int(s.turn_scores[e, a])},"
+            f"bots={sum(1 for o, _, _ in self._bots(e) if o == a)},"
+            f"towers={sum(1 for o, _, _ in self._towers(e) if o == a)}"
+            for a in range(NUM_PLAYERS)))
+        return "\n".join(lines) + "\n"
+
+    def render_rgb(self, e=0):
+        return render.rgb(self.state.terrain[e], self._bots(e), self._towers(e))
+
+    @property
+    def global_state_space(self):
+        return spaces.Box(0.0, 1.0, (7, self.size, self.size), dtype=np.float32)
+
+    def global_state(self, e=0):
+        """float32 planes in absolute terms: water, flag, each player's bots (count /
+        max_num_bots), each player's towers (HP / max_tower_hp), turn / num_turns."""
+        c, s = self.config, self.state
+        out = np.zeros(self.global_state_space.shape, dtype=np.float32)
+        out[0] = s.terrain[e] == WATER
+        out[1] = s.terrain[e] == FLAG
+        for owner, x, y in self._bots(e):
+            out[2 + owner, int(x), int(y)] += 1.0 / c.max_num_bots
+        for a in range(NUM_PLAYERS):
+            for i in range(int(s.num_towers[e, a])):
+                if not s.tower_dead[e, a, i]:
+                    out[4 + a, s.tower_x[e, a, i], s.tower_y[e, a, i]] = \
+                        min(1.0, s.tower_hp[e, a, i] / c.max_tower_hp)
+        out[6] = min(1.0, int(s.turn[e]) / c.num_turns)
+        return out
+
+
+__all__ = ["TowersGame", "Command", "BotCommand"]
