@@ -1,13 +1,16 @@
 """Ants' configuration: one frozen dataclass; every number the rules use is here."""
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Optional
 
-from ...core.config import check_common
+from ...core.config import MAX_POINTS, MAX_SIZE, MAX_TURNS, bounded, check_common
 from .constants import MAX_PLAYERS, MIN_PLAYERS, RANDOM_BOARD
 from .maps import generate_map, load_map
 
-SWITCHES = ("spawn_food_at_reset", "raze_one_hill_per_turn", "contested_food_credit",
-            "sequential_elimination_points")
+MAX_HILLS = 100           # hills per colony
+MAX_WATER = 0.9           # water share of a generated map (land must remain for the hills)
+MAX_RADIUS2 = 400         # a squared radius
+MAX_FOOD = 1_000_000      # food on the map or in store
+MAX_SEED = 2 ** 31 - 1
 
 
 @dataclass(frozen=True)
@@ -41,54 +44,31 @@ class Config:
     max_steps: truncate an episode after that many steps (None: play to the end).
     """
     board: object = "default"
-    num_players: int = 2
-    hills_per_player: int = 1
-    width: int = 20
-    height: int = 20
-    water: float = 0.15
-    map_seed: int = 0
-    attack_radius2: int = 5
-    gather_radius2: int = 1
-    max_food: int = 20
-    start_food: int = 0
+    num_players: int = bounded(2, MIN_PLAYERS, MAX_PLAYERS)
+    hills_per_player: int = bounded(1, 1, MAX_HILLS)
+    width: int = bounded(20, 1, MAX_SIZE)
+    height: int = bounded(20, 1, MAX_SIZE)
+    water: float = bounded(0.15, 0.0, MAX_WATER)
+    map_seed: int = bounded(0, 0, MAX_SEED)
+    attack_radius2: int = bounded(5, 0, MAX_RADIUS2)
+    gather_radius2: int = bounded(1, 0, MAX_RADIUS2)
+    max_food: int = bounded(20, 0, MAX_FOOD)
+    start_food: int = bounded(0, 0, MAX_FOOD)
     spawn_food_at_reset: bool = True
-    hill_points: int = 1
-    raze_loss: int = 1
-    raze_gain: int = 2
-    survive_points: int = 1
-    max_turns: int = 300
+    hill_points: int = bounded(1, 0, MAX_POINTS)
+    raze_loss: int = bounded(1, 0, MAX_POINTS)
+    raze_gain: int = bounded(2, 0, MAX_POINTS)
+    survive_points: int = bounded(1, 0, MAX_POINTS)
+    max_turns: int = bounded(300, 1, MAX_TURNS)
     raze_one_hill_per_turn: bool = False
     contested_food_credit: bool = False
     sequential_elimination_points: bool = False
     reward: str = "score"
     obs_dtype: str = "uint8"
-    max_steps: Optional[int] = None
+    max_steps: Optional[int] = bounded(None, 1, MAX_TURNS)
 
     def __post_init__(self):
         check_common(self)
-        for name in SWITCHES:
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
-        positive = ("num_players", "hills_per_player", "width", "height", "max_turns")
-        non_negative = ("attack_radius2", "gather_radius2", "max_food", "start_food",
-                        "hill_points", "raze_loss", "raze_gain", "survive_points", "map_seed")
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in positive or f.name in non_negative:
-                if not isinstance(value, int) or isinstance(value, bool):
-                    raise ValueError(f"{f.name} must be an int, got {value!r}")
-                low = 1 if f.name in positive else 0
-                if value < low:
-                    raise ValueError(f"{f.name} must be >= {low}, got {value}")
-        if not isinstance(self.water, (int, float)) or isinstance(self.water, bool):
-            raise ValueError(f"water must be a number, got {self.water!r}")
-        if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
-            raise ValueError(f"ants takes {MIN_PLAYERS} to {MAX_PLAYERS} colonies, got "
-                             f"{self.num_players}")
-        if self.attack_radius2 > 400 or self.gather_radius2 > 400:
-            raise ValueError("attack_radius2 and gather_radius2 must be <= 400")
-        if self.max_turns > 1_000_000 or self.start_food > 1_000_000 or self.max_food > 1_000_000:
-            raise ValueError("max_turns, start_food and max_food must be <= 1000000")
         check_hills(self.load_map(), self.num_players, self.hills_per_player)
 
     def load_map(self):

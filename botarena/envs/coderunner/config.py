@@ -1,12 +1,16 @@
 """CodeRunner's configuration: one frozen dataclass; every number the rules use is here."""
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Optional
 
-from ...core.config import check_common
+from ...core.config import MAX_PENALTY, MAX_POINTS, MAX_TURNS, bounded, check_common
 from .constants import RANDOM_MAP
 from .maps import load_map
 
-MAX_TURNS_LIMIT = 1200
+MAX_TURNS_LIMIT = 1200    # the contest's longest game
+MAX_DELAY = 10_000        # a timer in turns (brick, gold, respawns, digging, enemy moves)
+MAX_RADIUS = 400          # a chase radius (farther than any path on the 16 x 25 map)
+MAX_RANDOM_MAPS = 64      # generated maps in a pool
+MAX_SEED = 2 ** 31 - 1
 
 
 @dataclass(frozen=True)
@@ -33,58 +37,30 @@ class Config:
     max_steps: truncate an episode after that many steps (None: play to the end).
     """
     map: object = "alpha"
-    random_maps: int = 8
-    map_seed: int = 0
-    max_turns: int = 700
-    brick_restore: int = 25
-    gold_respawn: int = 150
-    runner_respawn: int = 50
-    enemy_respawn: int = 25
-    dig_delay: int = 10
-    enemy_period: int = 2
-    enemy_first_move_turn: int = 0
-    chase_radius: int = 5
-    master_radius: int = 4
-    other_radius: int = 8
-    gold_points: int = 100
-    visit_points: int = 1
-    enemy_kill_points: int = 20
-    opponent_kill_points: int = 300
+    random_maps: int = bounded(8, 1, MAX_RANDOM_MAPS)
+    map_seed: int = bounded(0, 0, MAX_SEED)
+    max_turns: int = bounded(700, 1, MAX_TURNS_LIMIT)
+    brick_restore: int = bounded(25, 1, MAX_DELAY)
+    gold_respawn: int = bounded(150, 1, MAX_DELAY)
+    runner_respawn: int = bounded(50, 1, MAX_DELAY)
+    enemy_respawn: int = bounded(25, 1, MAX_DELAY)
+    dig_delay: int = bounded(10, 1, MAX_DELAY)
+    enemy_period: int = bounded(2, 1, MAX_DELAY)
+    enemy_first_move_turn: int = bounded(0, 0, MAX_TURNS_LIMIT)
+    chase_radius: int = bounded(5, 0, MAX_RADIUS)
+    master_radius: int = bounded(4, 0, MAX_RADIUS)
+    other_radius: int = bounded(8, 0, MAX_RADIUS)
+    gold_points: int = bounded(100, 0, MAX_POINTS)
+    visit_points: int = bounded(1, 0, MAX_POINTS)
+    enemy_kill_points: int = bounded(20, 0, MAX_POINTS)
+    opponent_kill_points: int = bounded(300, 0, MAX_POINTS)
     reward: str = "score"
-    death_penalty: float = 0.0
+    death_penalty: float = bounded(0.0, -MAX_PENALTY, MAX_PENALTY)
     mirror: bool = False
     obs_dtype: str = "uint8"
-    max_steps: Optional[int] = None
+    max_steps: Optional[int] = bounded(None, 1, MAX_TURNS)
 
     def __post_init__(self):
         check_common(self)
-        if not isinstance(self.mirror, bool):
-            raise ValueError(f"mirror must be a bool, got {self.mirror!r}")
-        positive = ("random_maps", "max_turns", "brick_restore", "gold_respawn",
-                    "runner_respawn", "enemy_respawn", "dig_delay", "enemy_period")
-        non_negative = ("map_seed", "enemy_first_move_turn", "chase_radius", "master_radius",
-                        "other_radius", "gold_points", "visit_points", "enemy_kill_points",
-                        "opponent_kill_points")
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in positive or f.name in non_negative:
-                if not isinstance(value, int) or isinstance(value, bool):
-                    raise ValueError(f"{f.name} must be an int, got {value!r}")
-                low = 1 if f.name in positive else 0
-                if value < low:
-                    raise ValueError(f"{f.name} must be >= {low}, got {value}")
-        if self.max_turns > MAX_TURNS_LIMIT:
-            raise ValueError(f"max_turns must be <= {MAX_TURNS_LIMIT}, got {self.max_turns}")
-        for name in ("brick_restore", "gold_respawn", "runner_respawn", "enemy_respawn",
-                     "dig_delay", "enemy_period"):
-            if getattr(self, name) > 10_000:
-                raise ValueError(f"{name} must be <= 10000")
-        for name in ("chase_radius", "master_radius", "other_radius"):
-            if getattr(self, name) > 400:
-                raise ValueError(f"{name} must be <= 400")
-        if self.random_maps > 64:
-            raise ValueError(f"random_maps must be <= 64, got {self.random_maps}")
-        if isinstance(self.death_penalty, bool) or not isinstance(self.death_penalty, (int, float)):
-            raise ValueError(f"death_penalty must be a number, got {self.death_penalty!r}")
         if not (isinstance(self.map, str) and self.map == RANDOM_MAP):
             load_map(self.map)

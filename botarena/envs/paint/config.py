@@ -2,12 +2,14 @@
 from dataclasses import dataclass
 from typing import Optional
 
-from ...core.config import check_common, check_view
+from ...core.config import MAX_SIZE, MAX_TURNS, bounded, check_common
 from ...core.grid import BOARD_VIEW
 from .constants import RANDOM_BOARD
 from .maps import load_board
 
 TURNS_PER_COLUMN = 10  # the original boards last 10 turns per column (10x10: 100, 5x11: 110)
+MAX_PLAYERS = 1000     # players of a generated board (each needs a free square)
+MAX_DENSITY = 0.99     # obstacle density of a generated board (below 1: room for players)
 
 
 @dataclass(frozen=True)
@@ -32,44 +34,32 @@ class Config:
     max_steps: truncate an episode after this many steps (None: play to the end).
     """
     board: object = "10x10"
-    width: int = 10
-    height: int = 10
-    num_players: int = 2
-    obstacle_density: float = 0.0
+    width: int = bounded(10, 1, MAX_SIZE)
+    height: int = bounded(10, 1, MAX_SIZE)
+    num_players: int = bounded(2, 2, MAX_PLAYERS)
+    obstacle_density: float = bounded(0.0, 0.0, MAX_DENSITY)
     symmetric: bool = True
-    max_turns: Optional[int] = None
+    max_turns: Optional[int] = bounded(None, 1, MAX_TURNS)
     reward: str = "score"
     obs_dtype: str = "uint8"
     view: str = BOARD_VIEW
-    max_steps: Optional[int] = None
+    max_steps: Optional[int] = bounded(None, 1, MAX_TURNS)
 
     def __post_init__(self):
         check_common(self)
-        check_view(self)
-        turns = self.max_turns
-        if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool) or turns < 1):
-            raise ValueError(f"max_turns must be a positive int or None, got {turns!r}")
         if isinstance(self.board, str) and self.board == RANDOM_BOARD:
             self._check_generator()
         else:
             load_board(self.board)
 
     def _check_generator(self):
-        for name in ("width", "height", "num_players"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}")
         if self.width * self.height < 2:
             raise ValueError("a board needs at least 2 squares")
-        if self.num_players < 2:
-            raise ValueError(f"paint needs at least 2 players, got {self.num_players}")
         if self.num_players > self.width * self.height:
             raise ValueError(
                 f"{self.num_players} players do not fit on a {self.height}x{self.width} board "
                 f"({self.width * self.height} squares)"
             )
-        if not 0.0 <= self.obstacle_density < 1.0:
-            raise ValueError(f"obstacle_density must be in [0, 1), got {self.obstacle_density!r}")
         if self.symmetric and self.num_players % 2 == 1 and (self.width % 2 == 0 or self.height % 2 == 0):
             raise ValueError(
                 "symmetric boards with an odd number of players need odd width and height "
