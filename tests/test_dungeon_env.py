@@ -240,12 +240,15 @@ def test_snapshot_keys():
     game = new_game(["0..", "..1"])
     step(game, "p", "r")
     snap = game.snapshot(0)
-    for key in ("board", "tick", "players", "bombs", "positions", "scores", "turns_left", "over"):
-        assert key in snap
+    assert set(snap) == {
+        "board", "tick", "turns_left", "steps", "over", "players", "positions", "hp", "ammo",
+        "alive", "scores", "bombs", "fires", "fire", "ore_hp", "ammo_items", "pending_ammo",
+        "treasure_timer", "tiles", "winner", "rng"}
     assert snap["tick"] == 1 and snap["turns_left"] == 1799
     assert snap["bombs"] == [{"x": 0, "y": 1, "owner": 0, "fuse": 34, "power": 2}]
     assert snap["players"][1] == {"x": 2, "y": 0, "hp": 3, "ammo": 3, "power": 2, "score": 0,
-                                  "alive": True}
+                                  "alive": True, "death_tick": None}
+    assert snap["pending_ammo"] == [69] and snap["fires"] == []
 
 
 def test_renders():

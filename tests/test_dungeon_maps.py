@@ -38,23 +38,36 @@ def test_generator_default_size_and_players():
 
 
 @pytest.mark.parametrize("symmetric", [False, True])
-def test_every_start_keeps_its_neighbours_and_a_diagonal_free(symmetric):
+def test_every_start_keeps_its_neighbours_and_a_cell_in_line_two_steps_away_free(symmetric):
+    """As the original engine: the escape cell kept free is (x +- 2, y) or (x, y +- 2),
+    and no block nor the map's ammo lands on a start's neighbours or escape cell."""
     game = generated(num_envs=32, num_players=4, symmetric=symmetric, seed=5)
     for e in range(game.num_envs):
         tiles = game.state.tiles[e]
         height, width = tiles.shape
-        blocked = np.isin(tiles, (METAL, WOOD, ORE))
+        taken = tiles != FLOOR
         for x, y in game.state.positions[e]:
-            assert not blocked[y, x]
+            assert not taken[y, x]
             for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0)):
                 if 0 <= x + dx < width and 0 <= y + dy < height:
-                    assert not blocked[y + dy, x + dx]
-            free_diagonals = [(dx, dy) for dx in (1, -1) for dy in (1, -1)
-                              if 0 <= x + dx < width and 0 <= y + dy < height
-                              and not blocked[y + dy, x + dx]]
-            assert free_diagonals, (e, x, y)
+                    assert not taken[y + dy, x + dx]
+            free_in_line = [(dx, dy) for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2))
+                            if 0 <= x + dx < width and 0 <= y + dy < height
+                            and not taken[y + dy, x + dx]]
+            assert free_in_line, (e, x, y)
         starts = {tuple(p) for p in game.state.positions[e].tolist()}
         assert len(starts) == 4
+
+
+def test_the_maps_ammo_never_lands_next_to_a_start():
+    game = generated(num_envs=64, seed=9, map_ammo=8)
+    for e in range(game.num_envs):
+        tiles = game.state.tiles[e]
+        assert (tiles == AMMO).sum() == 8
+        for x, y in game.state.positions[e]:
+            for dx, dy in ((0, 0), (0, 1), (0, -1), (1, 0), (-1, 0)):
+                if 0 <= x + dx < tiles.shape[1] and 0 <= y + dy < tiles.shape[0]:
+                    assert tiles[y + dy, x + dx] != AMMO
 
 
 def test_symmetric_maps_mirror_left_right():

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import botarena
+from botarena.envs.dungeon.snapshot import DERIVED_KEYS
 from botarena.envs.dungeon_v0 import Action, Config, DungeonGame
 
 NAMES = {"": 0, "u": 1, "d": 2, "l": 3, "r": 4, "p": 5}
@@ -39,6 +40,14 @@ def wait(game, ticks, *actions):
     for _ in range(ticks):
         snap = step(game, *actions)
     return snap
+
+
+def edited(snap, **changes):
+    """``snap`` without its derived keys (which would disagree once edited), with
+    ``changes``: a state to ``restore``."""
+    out = {k: v for k, v in snap.items() if k not in DERIVED_KEYS}
+    out.update(changes)
+    return out
 
 
 def hp(snap):
@@ -123,6 +132,17 @@ def test_random_order_decides_following_into_a_leaving_cell():
         assert snap["board"] in ([".01", "..."], ["0.1", "..."])
         outcomes.add(snap["board"][0])
     assert outcomes == {".01", "0.1"}
+
+
+def test_set_action_order_pins_the_next_ticks_order():
+    for seed in range(6):
+        for order, board in (([0, 1], [".01", "..."]), ([1, 0], ["01.", "..."])):
+            game = new_game(["0.1", "..."], seed=seed)
+            game.set_action_order(order)
+            assert step(game, "r", "l")["board"] == board          # the first one in wins
+    game = new_game(["0.1", "..."])
+    with pytest.raises(ValueError, match="living players"):
+        game.set_action_order([0, 0])
 
 
 def test_action_order_comes_from_the_game_rng():
@@ -219,6 +239,27 @@ def test_fire_stops_on_a_bomb_and_sets_it_off():
     assert hp(step(game, "", "")) == [3, 3]
 
 
+def test_fire_stops_on_a_block_destroyed_earlier_in_the_same_tick():
+    #        x: 012345
+    rows = [".....0",
+            "......",
+            ".w..1."]
+    game = new_game(rows)
+    snap = game.snapshot(0)
+    # A (fuse 1) turns into fire at the end of tick 0, hits the wood during tick 1; B
+    # (fuse 2, power 4) turns into fire at the end of tick 1: its right arm stops on the
+    # wood destroyed during that tick, short of player 1
+    game.restore(edited(snap, bombs=[{"x": 1, "y": 2, "owner": 0, "fuse": 1, "power": 2},
+                                     {"x": 0, "y": 0, "owner": 0, "fuse": 2, "power": 4}]))
+    step(game, "", "")
+    snap = step(game, "", "")
+    assert snap["fires"] == [{"x": 0, "y": 0, "owner": 0, "up": 2, "down": 0, "left": 0,
+                              "right": 1}]
+    assert snap["board"] == ["*....0", "*.....", "**..1."] and scores(snap) == [2, 0]
+    snap = step(game, "", "")
+    assert hp(snap) == [3, 3] and snap["board"] == [".....0", "......", "....1."]
+
+
 def test_fire_passes_players_and_the_board_edge_stops_it():
     rows = ["..0.w", ".....", "....1"]
     game = new_game(rows, bomb_fuse=3)
@@ -263,16 +304,18 @@ def test_two_fires_on_a_block_in_one_tick_pay_once_to_the_first_hit():
     rows = ["......",
             ".0w1..",
             "......"]
-    game = new_game(rows, bomb_fuse=3)
-    snap = step(game, "p", "p")                                    # same tick: order random
-    order = [b["owner"] for b in snap["bombs"]]
-    step(game, "u", "u")
-    step(game, "l", "r")
-    snap = step(game, "", "")
-    assert snap["board"][1][2] == "." and sum(scores(snap)) == 2
-    # fires hit in placing order (here the random action order): the first destroys it
-    assert scores(snap)[order[0]] == 2
-
+    for double_pay in (False, True):
+        game = new_game(rows, bomb_fuse=3, double_pay=double_pay)
+        snap = step(game, "p", "p")                                # same tick: order random
+        order = [b["owner"] for b in snap["bombs"]]
+        step(game, "u", "u")
+        step(game, "l", "r")
+        snap = step(game, "", "")
+        assert snap["board"][1][2] == "."
+        # fires hit in placing order (here the random action order): the first destroys it;
+        # the original engine (double_pay) pays the second fire on the destroyed block too
+        assert scores(snap)[order[0]] == 2
+        assert scores(snap)[order[1]] == (2 if double_pay else 0)
 
 def test_ore_hit_by_two_fires_in_one_tick_loses_two_hits():
     rows = ["......", ".0o1..", "......"]
@@ -339,42 +382,74 @@ def test_ammo_pickup():
     assert snap["ammo_items"] == []
 
 
-def test_ammo_perishes_after_175_ticks_and_respawns_elsewhere():
+def test_ammo_perishes_after_175_ticks_and_respawns_70_ticks_later_elsewhere():
     rows = ["0....", ".a...", "....1"]
     game = new_game(rows)
     snap = wait(game, 174)
     assert snap["ammo_items"] == [{"x": 1, "y": 1, "life": 1}]
     snap = step(game, "", "")                                      # tick 174: 175th tick
+    assert snap["ammo_items"] == [] and snap["pending_ammo"] == [70]
+    assert snap["board"] == ["0....", ".....", "....1"]
+    snap = wait(game, 69)                                          # through tick 243
+    assert snap["ammo_items"] == [] and snap["pending_ammo"] == [1]
+    snap = step(game, "", "")                                      # tick 244: back
     assert len(snap["ammo_items"]) == 1 and snap["ammo_items"][0]["life"] == 175
     assert sum(row.count("a") for row in snap["board"]) == 1
     # over seeds the respawn lands on other cells
     cells = set()
     for seed in range(10):
         game = new_game(rows, seed=seed)
-        snap = wait(game, 175)
+        snap = wait(game, 245)
         cells.add((snap["ammo_items"][0]["x"], snap["ammo_items"][0]["y"]))
     assert len(cells) > 1
 
 
-def test_each_bomb_schedules_one_ammo_70_ticks_later():
+def test_ammo_taken_on_its_last_tick_is_replaced_70_ticks_later():
+    game = new_game(["0a..", "...1"])
+    snap = game.snapshot(0)
+    game.restore(edited(snap, ammo_items=[{"x": 1, "y": 1, "life": 1}]))
+    snap = step(game, "r", "")                                     # taken on its last tick
+    assert snap["ammo"].tolist() == [4, 3] and snap["ammo_items"] == []
+    assert snap["pending_ammo"] == [70]
+    snap = wait(game, 70)
+    assert len(snap["ammo_items"]) == 1 and snap["pending_ammo"] == []
+    game = new_game(["0a..", "...1"])                               # taken earlier: none
+    snap = step(game, "r", "")
+    assert snap["pending_ammo"] == []
+
+def test_each_bomb_schedules_one_ammo_at_the_end_of_tick_t_plus_69():
     rows = ["0....", ".....", "....1"]
     game = new_game(rows)
-    step(game, "p", "")
+    snap = step(game, "p", "")                                     # tick 0: placed
+    assert snap["pending_ammo"] == [69] and snap["bombs"][0]["fuse"] == 34
     step(game, "r", "")
     step(game, "d", "")                                            # (1, 1): safe diagonal
-    snap = wait(game, 67)                                          # through tick 69
-    assert snap["tick"] == 70 and snap["ammo_items"] == [] and snap["pending_ammo"] == [0 + 1]
-    snap = step(game, "", "")                                      # tick 70
+    snap = wait(game, 66)                                          # through tick 68
+    assert snap["tick"] == 69 and snap["ammo_items"] == [] and snap["pending_ammo"] == [1]
+    snap = step(game, "", "")                                      # tick 69
     assert len(snap["ammo_items"]) == 1 and snap["pending_ammo"] == []
     assert snap["ammo_items"][0]["life"] == 175
 
-
-def test_ammo_without_room_waits_for_a_free_cell():
-    game = new_game(["0w", "w1"], ammo_delay=2)
-    game.state.ammo[0] = 3
+def test_ammo_without_room_retries_ammo_respawn_ticks_later():
+    game = new_game(["0w", "w1"], ammo_delay=2, ammo_respawn=5)
     step(game, "p", "")
-    snap = wait(game, 5)
-    assert snap["ammo_items"] == [] and snap["pending_ammo"] == [0]
+    snap = step(game, "", "")                                      # tick 1: due, no room
+    assert snap["ammo_items"] == [] and snap["pending_ammo"] == [5]
+    snap = wait(game, 4)
+    assert snap["pending_ammo"] == [1]
+    snap = step(game, "", "")                                      # tick 6: still no room
+    assert snap["ammo_items"] == [] and snap["pending_ammo"] == [5]
+
+def test_a_spawn_never_lands_where_something_went_this_tick():
+    game = new_game(["0a", "1#"], treasure_retry=1)
+    snap = game.snapshot(0)
+    # the token perishes during tick 0 and the treasure is due then: its cell, the only
+    # one without a player, is not free before the tick ends
+    game.restore(edited(snap, ammo_items=[{"x": 1, "y": 1, "life": 1}], treasure_timer=1))
+    snap = step(game, "", "")
+    assert snap["board"] == ["0.", "1#"] and snap["treasure_timer"] == 1     # retries
+    snap = step(game, "", "")
+    assert snap["board"] == ["0t", "1#"]
 
 
 def test_treasure_appears_every_randint_ticks_and_never_perishes():
@@ -466,15 +541,14 @@ def test_time_limit_highest_score_wins_else_draw():
     assert snap["over"] and snap["winner"] == -1 and game.rewards[0].tolist() == [0.0, 0.0]
 
 
-def test_both_dying_on_the_same_tick_score_decides():
+def test_all_players_dying_on_the_same_tick_draw_whatever_the_scores():
     rows = ["0.1", "...", "..."]
     game = new_game(rows, player_hp=1, bomb_fuse=3, reward="win_loss")
     game.state.scores[0, 0] = 7
     step(game, "p", "")
     snap = wait(game, 3)                                           # both in the blast
     assert snap["alive"].tolist() == [False, False] and snap["over"]
-    assert snap["winner"] == 0 and game.rewards[0].tolist() == [1.0, -1.0]
-
+    assert snap["winner"] == -1 and game.rewards[0].tolist() == [0.0, 0.0]
 
 def test_default_game_lasts_1800_ticks():
     game = new_game(["0...", "...1"])
@@ -513,18 +587,18 @@ def test_dead_player_terminates_and_the_game_goes_on():
     assert snap["board"][0][5] == "x" and snap["players"][2]["alive"] is False
 
 
-def test_points_only_for_living_owners():
-    game = new_game(["0.w", "...", "1.2"], player_hp=1, bomb_fuse=3)
-    step(game, "", "", "")
-    game.state.alive[0, 0] = False                                 # white-box: 0 is dead
-    game.state.hp[0, 0] = 0
-    # a bomb of the dead player 0 (placed before it died) pays nothing
-    game.state.bomb_x[0, 0], game.state.bomb_y[0, 0] = 1, 2
-    game.state.bomb_timer[0, 0], game.state.bomb_owner[0, 0] = 1, 0
-    game.state.bomb_power[0, 0] = 2
-    game.state.num_bombs[0] = 1
-    game.state.bomb_grid[0, 2, 1] = 1
+def test_a_dead_players_fire_still_hits_and_pays_it():
+    game = new_game(["0.w", "...", ".12"], player_hp=1)
     snap = step(game, "", "", "")
-    assert snap["board"][0] == "x*w"
+    players = snap["players"]
+    players[0].update(hp=0, alive=False, death_tick=0)
+    # a bomb of the dead player 0, placed before it died, about to turn into fire
+    game.restore(edited(snap, players=players,
+                        bombs=[{"x": 1, "y": 2, "owner": 0, "fuse": 1, "power": 2}]))
     snap = step(game, "", "", "")
-    assert snap["board"][0] == "x.." and scores(snap) == [0, 0, 0]
+    assert snap["board"] == ["x*w", ".*.", ".12"]                 # player 1 under the fire
+    assert (1, 0) in snap["fire"]
+    snap = step(game, "", "", "")
+    assert snap["board"][0] == "x.." and snap["alive"].tolist() == [False, False, True]
+    assert scores(snap) == [2 + 25, 0, 0] and snap["over"] and snap["winner"] == 2
+

@@ -30,8 +30,13 @@ Rules (``rules.py``, one function per phase, in the order of rules/dungeon.md)
     Actions in a random order (first come, first served), fire damages players, then
     blocks and bombs, pick-ups, timers, expired bombs turn into fire, spawns, deaths and
     the end.  A bomb placed at tick t turns into fire at the end of tick t+34 and hits
-    during tick t+35 after the moves; chains advance one tick per bomb.  The game ends
-    when at most one player lives or after ``max_ticks`` (1800) ticks.
+    during tick t+35 after the moves; chains advance one tick per bomb; the ammo it
+    schedules appears at the end of tick t+69.  A token perishes after 175 ticks and
+    comes back 70 ticks later.  What goes during a tick (blocks, items, bombs) stays in
+    the way of that tick's spawns, and a destroyed block stops that tick's new fire.  The
+    game ends when at most one player lives (all dying together: a draw) or after
+    ``max_ticks`` (1800) ticks.  Timings as measured on the original engine (2020 Coder
+    One), which these rules match tick by tick with ``max_ticks=1802`` (its length).
 
 Rewards
     ``reward="score"`` (default): change of the own score; ``"zero_sum"``: change of the
@@ -46,10 +51,25 @@ Maps (``maps.py``)
     an ASCII map (``.`` floor, ``#`` metal, ``w`` wood, ``o`` ore, ``a`` ammo, ``t``
     treasure, ``0``-``3`` players; top text row = top of the board) or a file holding one.
 
+Snapshot and restore (a stable format, every key in ``snapshot``'s module doc)
+    ``env.unwrapped.snapshot()`` gives one env's whole state as a dict; ``restore`` takes
+    it back (``env.unwrapped.restore(snap)`` returns ``(observations, infos)``;
+    ``game.restore(snap, env=e)`` for a batch).  Read keys: ``tick``, ``steps``, ``over``,
+    ``tiles`` ([H, W] tile codes), ``ore_hp`` ({(x, y): hits left}), ``players`` (dicts
+    ``x``, ``y``, ``hp``, ``ammo``, ``power``, ``score``, ``alive``, ``death_tick``),
+    ``bombs`` (dicts ``x``, ``y``, ``owner``, ``fuse``, ``power``, in placing order),
+    ``fires`` (the fire hitting during the next tick: dicts ``x``, ``y``, ``owner``,
+    ``up``, ``down``, ``left``, ``right``), ``ammo_items`` (dicts ``x``, ``y``, ``life``),
+    ``pending_ammo`` (ticks until each scheduled ammo), ``treasure_timer`` and, optional,
+    ``rng``.  Derived keys, checked when given: ``board`` (ASCII), ``positions``,
+    ``hp``, ``ammo``, ``alive``, ``scores``, ``fire`` (cells); not read: ``turns_left``,
+    ``winner``.  A bad or inconsistent value raises ``ValueError`` naming its key and
+    leaves the env as it was.  ``game.set_action_order(order, e)`` pins the next tick's
+    action order (to replay games recorded elsewhere).
+
 Other views
-    ``env.unwrapped.snapshot()`` (see ``DungeonGame.snapshot``): ``board``, ``tick``,
-    ``players``, ``bombs``, ``positions``, ``scores``, ``turns_left``, ...  ``env.state()``:
-    float32 planes in absolute terms.  Render modes ``ansi``, ``rgb_array``, ``human``.
+    ``env.state()``: float32 planes in absolute terms.  Render modes ``ansi``,
+    ``rgb_array``, ``human``.
 
 Training
     ``PATH_PLANES`` (the own player's plane, the planes a walk cannot cross: blocks, bombs,
@@ -62,6 +82,17 @@ bombs opponents that its blast leaves no escape).
 
 Version history
     v0: first release (unreleased additions: ``view="ego"``, ``hurt_penalty``, ``shield``).
+    v0, 2026-11-24 (unreleased; golden hashes regenerated): the timings measured on the
+    original engine (rules/dungeon.md), checked on its 12 recorded games (9,090 ticks,
+    all identical, ``tests/test_fidelity_dungeon.py``): a bomb's ammo appears one tick
+    earlier (end of t+69, was t+70); a perished token comes back 70 ticks later
+    (``ammo_respawn``; was at once), also one taken on its last tick; ammo without room
+    retries 70 ticks later (was every tick); a destroyed block still stops the fire made
+    in the same tick; no spawn lands on a cell whose block, item or bomb went this tick;
+    a dead player's fire still pays it; all players dying on one tick draw (was: the
+    higher score); the generator keeps the escape cell in line (x +- 2 or y +- 2, was
+    diagonal) and puts no ammo next to a start.  New: ``restore`` and
+    ``set_action_order``; ``double_pay`` (the engine's double pay for a block, off).
 """
 from ...core import cache
 

@@ -22,13 +22,20 @@ class Config:
         and its fire hits during tick t + fuse (35).
     ore_hp: hits an ore block takes (3).
     wood_points, ore_points, treasure_points, hit_points: +2, +10, +1, +25.
-    ammo_lifetime: ticks an ammo token lies on the floor before it perishes and respawns
-        elsewhere (175).  ammo_delay: every bomb placed schedules one new ammo that many
-        ticks later (70).
+    ammo_lifetime: ticks an ammo token lies on the floor before it perishes (175): a
+        token that appears at the end of tick s perishes at the end of tick s + 175.
+    ammo_delay: a bomb placed in tick t schedules one new ammo, which appears at the end
+        of tick t + ammo_delay - 1 (70, timed as the fuse).
+    ammo_respawn: a token that perishes at the end of tick p (also one taken during that
+        tick, its last) is replaced at the end of tick p + ammo_respawn (70); an ammo
+        spawn that finds no free cell retries ammo_respawn ticks later.
     treasure_min, treasure_max: a treasure appears every randint(min, max) ticks (50, 250,
         both included); treasure_retry: when no cell is free it retries after
         randint(1, treasure_retry) ticks (50).
-    max_ticks: ticks per game (1800).
+    max_ticks: ticks per game (1800; the original engine plays 1802 for its 1800).
+    double_pay: the original engine's quirk (off by default, as the rules decide): a
+        block already destroyed this tick pays its points again to every further fire
+        that hits it in the same tick.
     reward: "score" (score change), "zero_sum" (change of the margin over the best
         opponent) or "win_loss" (+1/0/-1 at the end: last alive, else score).
     hurt_penalty: shaping, subtracted from the reward per hit point the player loses
@@ -63,10 +70,12 @@ class Config:
     hit_points: int = 25
     ammo_lifetime: int = 175
     ammo_delay: int = 70
+    ammo_respawn: int = 70
     treasure_min: int = 50
     treasure_max: int = 250
     treasure_retry: int = 50
     max_ticks: int = 1800
+    double_pay: bool = False
     reward: str = "score"
     hurt_penalty: float = 0.0
     shield: bool = False
@@ -80,11 +89,12 @@ class Config:
         if isinstance(self.hurt_penalty, bool) or not isinstance(self.hurt_penalty, (int, float)) \
                 or not self.hurt_penalty >= 0:
             raise ValueError(f"hurt_penalty must be a number >= 0, got {self.hurt_penalty!r}")
-        for flag in ("symmetric", "shield"):
+        for flag in ("symmetric", "shield", "double_pay"):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be a bool, got {getattr(self, flag)!r}")
         positive = ("width", "height", "num_players", "player_hp", "bomb_fuse", "ore_hp",
-                    "ammo_lifetime", "ammo_delay", "treasure_min", "treasure_retry", "max_ticks")
+                    "ammo_lifetime", "ammo_delay", "ammo_respawn", "treasure_min",
+                    "treasure_retry", "max_ticks")
         non_negative = ("metal_blocks", "wooden_blocks", "ore_blocks", "map_ammo", "player_ammo",
                         "bomb_power", "wood_points", "ore_points", "treasure_points", "hit_points")
         for f in fields(self):

@@ -10,7 +10,12 @@ WOOD = 2       # one hit
 ORE = 3        # ``Config.ore_hp`` hits
 AMMO = 4       # an ammo token on the floor
 TREASURE = 5   # a treasure chest on the floor
-NUM_TILES = 6
+NUM_TILES = 6  # the tiles above: all a cell can hold between ticks
+# only inside a tick (phase 8 turns them into FLOOR): what went this tick stays in the way
+# of this tick's spawns, and a block stays in the way of this tick's new fire
+BROKEN_WOOD = 6   # a wooden block destroyed this tick (BROKEN_WOOD, BROKEN_ORE consecutive)
+BROKEN_ORE = 7    # an ore block destroyed this tick
+CLEARED = 8       # an item taken or perished this tick
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4          # players 0..3 in the ASCII format
@@ -65,7 +70,8 @@ AMMO_OBS_CAP = 10
 POWER_OBS_CAP = 10
 SCORE_OBS_CAP = 100      # score margins beyond +-100 saturate the OWN_SCORE plane
 
-# win_loss rank key: (tick of death, or max_ticks + 1 if alive) * RANK_TICK_WEIGHT + score
+# win_loss rank key: (tick of death, or max_ticks + 1 if alive) * RANK_TICK_WEIGHT, plus the
+# score while alive (players dying on the same tick tie, whatever their scores)
 RANK_TICK_WEIGHT = 1.0e7
 
 # -- ASCII (text row 0 is the top of the board, y = height - 1) -------------------------

@@ -1,4 +1,6 @@
 """``DungeonGame``: dungeon's state, params and spaces for the batched-game contract."""
+import itertools
+
 import numpy as np
 from gymnasium import spaces
 
@@ -6,18 +8,18 @@ from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.grid import EGO_VIEW, ego_shape
 from ...core.jit import BatchTyped
 from ...core.rewards import REWARD_MODES
+from ...core.rng import GAME, NUM_STREAMS, shuffle
 from . import kernel, render
+from . import snapshot as snapshot_module
 from .bots import BOTS, shield
 from .config import Config
-from .constants import (ACTION_NAMES, AMMO_OBS_CAP, NUM_ACTIONS, NUM_PLANES, ORE,
-                        POWER_OBS_CAP, RANDOM_BOARD, SCORE_OBS_CAP, METAL, WOOD, AMMO,
-                        TREASURE)
+from .constants import (ACTION_NAMES, AMMO_OBS_CAP, NUM_ACTIONS, NUM_PLANES, POWER_OBS_CAP,
+                        RANDOM_BOARD, SCORE_OBS_CAP, METAL, WOOD, AMMO, TREASURE)
 from .maps import load_board
 from .state import alloc
 
-
-
 SHIELD = BatchTyped(shield)
+OBSERVE_WHOLE = BatchTyped(kernel.observe_whole)
 
 
 def _lut(values, dtype, integer):
@@ -108,8 +110,9 @@ class DungeonGame(BatchedGame):
             wood_points=int(c.wood_points), ore_points=int(c.ore_points),
             treasure_points=int(c.treasure_points), hit_points=int(c.hit_points),
             ammo_lifetime=int(c.ammo_lifetime), ammo_delay=int(c.ammo_delay),
-            treasure_min=int(c.treasure_min), treasure_max=int(c.treasure_max),
-            treasure_retry=int(c.treasure_retry), max_ticks=int(c.max_ticks),
+            ammo_respawn=int(c.ammo_respawn), treasure_min=int(c.treasure_min),
+            treasure_max=int(c.treasure_max), treasure_retry=int(c.treasure_retry),
+            max_ticks=int(c.max_ticks), double_pay=bool(c.double_pay),
             reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
             hurt_penalty=float(c.hurt_penalty), ego=c.view == EGO_VIEW,
             on=dtype(full), off=dtype(0),
@@ -137,61 +140,42 @@ class DungeonGame(BatchedGame):
                                  self._fire(e))
 
     def snapshot(self, e=0):
-        """Copies of env e.
+        """Copies of env e as a dict, a stable format (every key in ``snapshot``'s module
+        doc): ``board``, ``tick``, ``turns_left``, ``steps``, ``over``, ``players`` (dicts
+        ``x``, ``y``, ``hp``, ``ammo``, ``power``, ``score``, ``alive``, ``death_tick``),
+        ``positions``, ``hp``, ``ammo``, ``alive``, ``scores``, ``bombs`` (dicts ``x``,
+        ``y``, ``owner``, ``fuse``, ``power``, in placing order), ``fires`` (the fire
+        hitting during the next tick: dicts ``x``, ``y``, ``owner``, ``up``, ``down``,
+        ``left``, ``right``), ``fire`` (its sorted (x, y) cells), ``ore_hp`` ({(x, y):
+        hits left}), ``ammo_items`` (dicts ``x``, ``y``, ``life``), ``pending_ammo``,
+        ``treasure_timer``, ``tiles``, ``winner``, ``rng``.  ``restore`` takes it back."""
+        return snapshot_module.take(self, self.state, e)
 
-        ``board`` (ASCII rows, top row first, see ``maps``), ``tick``, ``turns_left``
-        (ticks left), ``steps``, ``over``, ``players`` (one dict per player: ``x``, ``y``,
-        ``hp``, ``ammo``, ``power``, ``score``, ``alive``), ``positions`` ([A, 2] x, y),
-        ``hp``, ``ammo``, ``alive``, ``scores``, ``bombs`` (dicts ``x``, ``y``, ``owner``,
-        ``fuse`` = ticks until it turns into fire, ``power``, in placing order), ``fire``
-        (sorted (x, y) cells hit during the next tick), ``ore_hp`` ({(x, y): hits left}),
-        ``ammo_items`` (dicts ``x``, ``y``, ``life``), ``pending_ammo`` (sorted ticks until
-        each scheduled ammo), ``treasure_timer``, ``tiles`` ([H, W] grid, y up),
-        ``winner`` (index of the player ranked first once over, -1 for a draw or while the
-        game goes on), ``rng``."""
-        s = self.state
-        A = self.num_agents
-        positions = s.positions[e]
-        players = [{"x": int(positions[a, 0]), "y": int(positions[a, 1]), "hp": int(s.hp[e, a]),
-                    "ammo": int(s.ammo[e, a]), "power": int(s.power[e, a]),
-                    "score": int(s.scores[e, a]), "alive": bool(s.alive[e, a])}
-                   for a in range(A)]
-        nb = int(s.num_bombs[e])
-        bombs = [{"x": int(s.bomb_x[e, b]), "y": int(s.bomb_y[e, b]),
-                  "owner": int(s.bomb_owner[e, b]), "fuse": int(s.bomb_timer[e, b]),
-                  "power": int(s.bomb_power[e, b])} for b in range(nb)]
-        na = int(s.num_ammo[e])
-        tiles = s.tiles[e]
-        ys, xs = np.nonzero(tiles == ORE)
-        winner = -1
-        if s.over[e]:
-            key = s.rank_key[e]
-            best = np.flatnonzero(key == key.max())
-            winner = int(best[0]) if len(best) == 1 else -1
-        return {
-            "board": self.board_rows(e),
-            "tick": int(s.tick[e]),
-            "turns_left": int(self.config.max_ticks - s.tick[e]),
-            "steps": int(s.steps[e]),
-            "over": bool(s.over[e]),
-            "players": players,
-            "positions": positions.copy(),
-            "hp": s.hp[e].copy(),
-            "ammo": s.ammo[e].copy(),
-            "alive": s.alive[e].copy(),
-            "scores": s.scores[e].copy(),
-            "bombs": bombs,
-            "fire": sorted(self._fire(e)),
-            "ore_hp": {(int(x), int(y)): int(s.ore_hp[e, y, x]) for y, x in zip(ys, xs)},
-            "ammo_items": sorted(({"x": int(s.ammo_x[e, i]), "y": int(s.ammo_y[e, i]),
-                                   "life": int(s.ammo_life[e, i])} for i in range(na)),
-                                 key=lambda d: (d["y"], d["x"])),
-            "pending_ammo": sorted(int(t) for t in s.pending[e, :int(s.num_pending[e])]),
-            "treasure_timer": int(s.treasure_timer[e]),
-            "tiles": tiles.copy(),
-            "winner": winner,
-            "rng": s.rng[e].copy(),
-        }
+    def write_snapshot(self, snapshot, state):
+        snapshot_module.write(self, snapshot, state)
+
+    def observe_env(self, e):
+        OBSERVE_WHOLE(self.state, self.params, e, self.obs, self.masks)
+        self._shield()
+
+    def set_action_order(self, order, e=0):
+        """Make env ``e``'s next tick apply its living players' actions in ``order`` (their
+        indices, each living player once) instead of a random order, e.g. to replay a game
+        recorded elsewhere: its GAME stream is set to a state whose draw gives that order
+        (the stream goes on from there)."""
+        living = self.live_agents(e)
+        order = [int(a) for a in order]
+        if sorted(order) != living:
+            raise ValueError(f"order {order} is not an order of the living players {living}")
+        probe = np.zeros((1, NUM_STREAMS), dtype=np.uint64)
+        drawn = np.zeros(len(living), dtype=self.state.order.dtype)
+        for start in itertools.count():
+            probe[0, GAME] = start
+            drawn[:] = living
+            shuffle(probe, 0, GAME, drawn)          # the draw of rules.apply_actions
+            if drawn.tolist() == order:
+                self.state.rng[e, GAME] = start
+                return
 
     def render_ansi(self, e=0):
         s = self.state

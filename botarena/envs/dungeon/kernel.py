@@ -46,8 +46,8 @@ Params = namedtuple("Params", [
     "tiles", "positions", "generate", "symmetric", "metal_blocks", "wooden_blocks",
     "ore_blocks", "map_ammo", "player_hp", "player_ammo", "bomb_power", "bomb_fuse", "ore_hp",
     "wood_points", "ore_points", "treasure_points", "hit_points", "ammo_lifetime",
-    "ammo_delay", "treasure_min", "treasure_max", "treasure_retry", "max_ticks",
-    "reward_mode", "max_steps", "hurt_penalty", "ego", "on", "off", "ore_lut", "bomb_lut",
+    "ammo_delay", "ammo_respawn", "treasure_min", "treasure_max", "treasure_retry",
+    "max_ticks", "double_pay", "reward_mode", "max_steps", "hurt_penalty", "ego", "on", "off", "ore_lut", "bomb_lut",
     "danger_lut", "hp_lut", "time_lut", "ammo_lut", "power_lut", "score_lut",
 ])
 
@@ -83,6 +83,7 @@ def reset_env(s, p, e):
     s.num_fires[e] = 0
     s.num_ammo[e] = 0
     s.num_pending[e] = 0
+    s.num_gone[e] = 0
     for y in range(height):
         for x in range(width):
             ore_hp[y, x] = p.ore_hp if tiles[y, x] == ORE else 0
@@ -469,6 +470,13 @@ def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board,
         reset_env(s, p, e)
         whole = True
     observe_env(s, p, e, board, ore, planes, windows, masks, whole)
+
+
+@njit(cache=True, _nrt=False)
+def observe_whole(s, p, e, obs, masks):
+    """Env e's observations and masks drawn whole from its state (after a restore)."""
+    board, ore, planes, windows = flat_cells(s, p, obs)
+    observe_env(s, p, e, board[e], ore[e], planes[e], windows[e], masks[e], True)
 
 
 @njit(cache=True, _nrt=False)

@@ -11,10 +11,10 @@ the same characters plus ``b`` (a bomb, also when its owner stands on it, as in 
 ``x`` (a dead player's body) and ``*`` (fire on an otherwise empty cell).
 
 The generator (``generate_map``, jitted, GAME stream of the env's RNG) places the players
-first: each on a random cell with its in-board 4 neighbours and one diagonal cell (the
-escape from its first bomb) kept free of blocks; then ``metal_blocks``, ``wooden_blocks``
-and ``ore_blocks`` blocks on random free cells, then ``map_ammo`` ammo on random floor
-cells that hold no player.  With ``symmetric`` the map and the starts are mirrored
+first, as the original engine does: each on a random cell with its in-board 4 neighbours
+and one cell two steps away in a straight line (the escape from its first bomb, chosen
+at random among those still free) kept free; then ``metal_blocks``, ``wooden_blocks`` and
+``ore_blocks`` blocks, then ``map_ammo`` ammo, on random cells not kept free.  With ``symmetric`` the map and the starts are mirrored
 left-right (player 2k+1 on the mirror of player 2k; an odd last player on the middle
 column, which needs an odd width); an odd count on a board without a middle column is
 rounded up to the next even count.
@@ -32,8 +32,9 @@ from .constants import (AMMO, CHAR_PLAYERS, CHAR_TILES, FLOOR, MAX_PLAYERS, META
 ALLOWED = "".join(CHAR_TILES) + CHAR_PLAYERS
 BUNDLED = ("classic",)          # maps/<name>.txt
 FREE, KEPT, START = 0, 1, 2     # generator marks: free cell, kept free, a player's start
-CELLS_KEPT_PER_PLAYER = 6       # start + 4 neighbours + 1 escape diagonal
-DIAGONALS = np.array([(1, 1), (1, -1), (-1, 1), (-1, -1)], dtype=np.int64)
+CELLS_KEPT_PER_PLAYER = 6       # start + 4 neighbours + 1 escape cell
+ESCAPES = np.array([(2, 0), (-2, 0), (0, 2), (0, -2)], dtype=np.int64)
+MIRRORED_ESCAPES = np.array([1, 0, 2, 3], dtype=np.int64)   # index of (-dx, dy)
 NEIGHBOURS = np.array([(0, 1), (0, -1), (-1, 0), (1, 0)], dtype=np.int64)
 
 
@@ -99,42 +100,37 @@ def _keep(marks, x, y):
 
 
 @njit(cache=True)
-def _reserve(marks, rng, e, x, y, diagonal):
-    """Mark (x, y) a start and keep its in-board neighbours and one diagonal free.
-    ``diagonal`` >= 0 picks that diagonal (mirrored players); otherwise a random one.
-    Returns the diagonal chosen (-1 if none fits)."""
+def _reserve(marks, rng, e, x, y, escape):
+    """Mark (x, y) a start and keep its in-board neighbours and one escape cell (two steps
+    away in a straight line, ``ESCAPES``) free.  ``escape`` >= 0 takes that one (mirrored
+    players); otherwise a random one of those still free.  Returns the escape chosen (-1
+    if none is free)."""
     height, width = marks.shape
     marks[y, x] = START
     for d in range(NEIGHBOURS.shape[0]):
         nx, ny = x + NEIGHBOURS[d, 0], y + NEIGHBOURS[d, 1]
         if 0 <= nx < width and 0 <= ny < height:
             _keep(marks, nx, ny)
-    if diagonal < 0:
+    if escape < 0:
         count = 0
-        for d in range(DIAGONALS.shape[0]):
-            nx, ny = x + DIAGONALS[d, 0], y + DIAGONALS[d, 1]
-            if 0 <= nx < width and 0 <= ny < height and marks[ny, nx] != START:
+        for d in range(ESCAPES.shape[0]):
+            nx, ny = x + ESCAPES[d, 0], y + ESCAPES[d, 1]
+            if 0 <= nx < width and 0 <= ny < height and marks[ny, nx] == FREE:
                 count += 1
         if count == 0:
             return -1
         k = randint(rng, e, GAME, count)
-        for d in range(DIAGONALS.shape[0]):
-            nx, ny = x + DIAGONALS[d, 0], y + DIAGONALS[d, 1]
-            if 0 <= nx < width and 0 <= ny < height and marks[ny, nx] != START:
+        for d in range(ESCAPES.shape[0]):
+            nx, ny = x + ESCAPES[d, 0], y + ESCAPES[d, 1]
+            if 0 <= nx < width and 0 <= ny < height and marks[ny, nx] == FREE:
                 if k == 0:
-                    diagonal = d
+                    escape = d
                     break
                 k -= 1
-    nx, ny = x + DIAGONALS[diagonal, 0], y + DIAGONALS[diagonal, 1]
+    nx, ny = x + ESCAPES[escape, 0], y + ESCAPES[escape, 1]
     if 0 <= nx < width and 0 <= ny < height:
         _keep(marks, nx, ny)
-    return diagonal
-
-
-@njit(cache=True)
-def _mirror_diagonal(d):
-    """The diagonal index with dx negated (DIAGONALS order: (1,1), (1,-1), (-1,1), (-1,-1))."""
-    return (d + 2) % 4
+    return escape
 
 
 @njit(cache=True)
@@ -147,9 +143,9 @@ def _pick(rng, e, cells, count):
 
 @njit(cache=True)
 def _candidates(tiles, marks, cells, mode, symmetric):
-    """Flat cells that may take a start (mode 0), a block (1) or an item (2); on symmetric
-    maps only the left half (``x < mirror``), or only the middle column when ``mode`` is
-    negated (-1: middle start, -2: middle block, -3: middle item)."""
+    """Flat cells that may take a start (mode 0) or a block or an item (1: cells not kept
+    free); on symmetric maps only the left half (``x < mirror``), or only the middle
+    column when ``mode`` is negated (-1: middle start, -2: middle block or item)."""
     height, width = tiles.shape
     count = 0
     middle = mode < 0
@@ -164,16 +160,9 @@ def _candidates(tiles, marks, cells, mode, symmetric):
                     continue
             if tiles[y, x] != FLOOR:
                 continue
-            m = marks[y, x]
-            if kind == 0:
-                if m != FREE:
-                    continue
-                if symmetric and not middle and (mx - x < 2 or marks[y, mx] != FREE):
-                    continue
-            elif kind == 1:
-                if m != FREE:
-                    continue
-            elif m == START:
+            if marks[y, x] != FREE:
+                continue
+            if kind == 0 and symmetric and not middle and (mx - x < 2 or marks[y, mx] != FREE):
                 continue
             cells[count] = y * width + x
             count += 1
@@ -233,7 +222,7 @@ def generate_map(tiles, positions, marks, cells, rng, e, metal, wood, ore, ammo,
             d = _reserve(marks, rng, e, x, y, -1)
             positions[p, 0], positions[p, 1] = x, y
             mx = width - 1 - x
-            _reserve(marks, rng, e, mx, y, _mirror_diagonal(d) if d >= 0 else 0)
+            _reserve(marks, rng, e, mx, y, MIRRORED_ESCAPES[d] if d >= 0 else 0)
             positions[p + 1, 0], positions[p + 1, 1] = mx, y
             p += 2
         if num_players % 2 == 1:
@@ -255,4 +244,4 @@ def generate_map(tiles, positions, marks, cells, rng, e, metal, wood, ore, ammo,
     _place(tiles, marks, rng, e, cells, METAL, metal, 1, symmetric)
     _place(tiles, marks, rng, e, cells, WOOD, wood, 1, symmetric)
     _place(tiles, marks, rng, e, cells, ORE, ore, 1, symmetric)
-    _place(tiles, marks, rng, e, cells, AMMO, ammo, 2, symmetric)
+    _place(tiles, marks, rng, e, cells, AMMO, ammo, 1, symmetric)

@@ -1,44 +1,51 @@
 """Dungeon's rules: one jitted function per phase of a tick, in the order of
-shared/rules/dungeon.md.  A tick (``play_tick``) runs:
+shared/rules/dungeon.md (with its timings measured on the original engine).  A tick
+(``play_tick``) runs:
 
 1. ``apply_actions``     the living players act one after another, in a random order drawn
                          from the env's GAME stream (first come, first served): a move enters
                          a cell in the board that holds no block, bomb, player or body (so no
                          swaps; a player may walk off its own bomb); ``p`` places a bomb on
                          the player's cell if it has ammo and no bomb lies there, and
-                         schedules one new ammo ``ammo_delay`` ticks later;
+                         schedules one new ammo for the end of tick ``t + ammo_delay - 1``;
 2. ``fire_hits_players`` each fire covering a player costs it 1 HP; each hit on another
-                         player pays ``hit_points`` to the fire's owner;
-3. ``fire_hits_blocks``  each fire hits the blocks it covers (metal: nothing; wood: gone,
-                         ``wood_points``; ore: one HP, gone at 0 with ``ore_points`` to the
-                         owner of the fire making the last hit) and sets off the bombs it
+                         player pays ``hit_points`` to the fire's owner (dead or alive);
+3. ``fire_hits_blocks``  each fire hits the blocks it covers (metal: nothing; wood: destroyed,
+                         ``wood_points``; ore: one HP, destroyed at 0 with ``ore_points`` to
+                         the owner of the fire making the last hit) and sets off the bombs it
                          covers (they turn into fire at the end of this tick);
 4. ``pick_up``           players on ammo take it (+1 ammo), on treasure take it
                          (+``treasure_points``);
-5. ``count_down``        bombs, scheduled ammo spawns, ammo lifetimes (an ammo token whose
-                         time is up perishes and a respawn is scheduled now) and the treasure
-                         timer count one tick;
+5. ``count_down``        bombs, scheduled ammo spawns, ammo lifetimes (a token whose time is
+                         up perishes and is replaced ``ammo_respawn`` ticks later, as is one
+                         taken on its last tick) and the treasure timer count one tick;
 6. ``explode``           bombs at 0 turn into fire: their cell plus up to ``power`` cells in
                          each direction, stopping on (and including) the first cell holding
-                         a block or a bomb (board edges stop it too; players do not);
+                         a block or a bomb, a block destroyed this tick included (board
+                         edges stop it too; players do not);
 7. ``spawn``             scheduled ammo and the treasure appear on random free cells (floor,
-                         no bomb, no player or body); ammo without room retries next tick,
-                         treasure after randint(1, treasure_retry);
-8. ``remove_dead``       the fire that hit this tick is gone, players at 0 HP die (their
-                         bodies stay, solid), the tick ends; the game is over when at most
-                         one player lives or ``max_ticks`` ticks were played.
+                         no bomb, no player or body, nothing there that went this tick);
+                         ammo without room retries ``ammo_respawn`` ticks later, treasure
+                         after randint(1, treasure_retry);
+8. ``remove_dead``       the fire that hit this tick, the bombs that exploded and the blocks
+                         and items that went are removed, players at 0 HP die (their bodies
+                         stay, solid), the tick ends; the game is over when at most one
+                         player lives or ``max_ticks`` ticks were played.
 
-Fires are processed in the order their bombs were placed; within a tick, the later fire
-makes the "last hit" on an ore block.  Points only go to players alive at the start of the
-tick (a dead player's score is frozen).  Phases take the state ``s``, the params ``p`` and
-the env ``e`` and bind that env's arrays once; helpers take the arrays.  All is compiled
-without numba's runtime (``_nrt=False``, see ``core.jit``).
+What goes during a tick stays in the way until phase 8, as in the original engine: a
+destroyed block is ``BROKEN_WOOD`` / ``BROKEN_ORE`` (it stops new fire, takes no spawn and,
+with ``double_pay``, pays again), a taken or perished item ``CLEARED`` (takes no spawn),
+and the cells are listed in ``gone``.  Fires are processed in the order their bombs were
+placed; within a tick, the later fire makes the "last hit" on an ore block.  Phases take
+the state ``s``, the params ``p`` and the env ``e`` and bind that env's arrays once;
+helpers take the arrays.  All is compiled without numba's runtime (``_nrt=False``, see
+``core.jit``).
 """
 from numba import njit
 
-from ...core.rng import GAME, randint
-from .constants import (ACTION_DELTAS, AMMO, FLOOR, METAL, NUM_ACTIONS, ORE, RANK_TICK_WEIGHT,
-                        TREASURE, WOOD)
+from ...core.rng import GAME, randint, shuffle
+from .constants import (ACTION_DELTAS, AMMO, BROKEN_ORE, BROKEN_WOOD, CLEARED, FLOOR, METAL,
+                        NUM_ACTIONS, ORE, RANK_TICK_WEIGHT, TREASURE, WOOD)
 
 BOMB_ACTION = 5
 FIRST_MOVE, LAST_MOVE = 1, 4
@@ -48,6 +55,12 @@ FIRST_MOVE, LAST_MOVE = 1, 4
 def is_block(tile):
     """Metal, wood or ore (consecutive tile codes: one comparison pair, no branches)."""
     return (tile >= METAL) & (tile <= ORE)
+
+
+@njit(cache=True, _nrt=False)
+def stops_fire(tile):
+    """A block, or a block destroyed during this tick (still in the way of its new fire)."""
+    return is_block(tile) | ((tile >= BROKEN_WOOD) & (tile <= BROKEN_ORE))
 
 
 @njit(cache=True, _nrt=False)
@@ -91,7 +104,8 @@ def legal_actions(tiles, bomb_grid, positions, alive, ammo, a, out):
 @njit(cache=True, _nrt=False)
 def reach(tiles, bomb_grid, x, y, d, power):
     """Cells a fire at (x, y) covers in direction d (1..4, the move actions' order): up to
-    ``power``, stopping on (and including) the first block or bomb, not past the edge."""
+    ``power``, stopping on (and including) the first block (or block destroyed this tick)
+    or bomb, not past the edge."""
     height, width = tiles.shape
     dx, dy = ACTION_DELTAS[d, 0], ACTION_DELTAS[d, 1]
     if dx > 0:
@@ -105,7 +119,7 @@ def reach(tiles, bomb_grid, x, y, d, power):
     cells = min(power, room)
     for k in range(1, cells + 1):
         cx, cy = x + k * dx, y + k * dy
-        if is_block(tiles[cy, cx]):
+        if stops_fire(tiles[cy, cx]):
             return k
         if bomb_grid[cy, cx] != 0:
             return k
@@ -132,9 +146,7 @@ def apply_actions(s, p, e, actions):
         if alive[a]:
             order[n] = a
             n += 1
-    for i in range(n - 1, 0, -1):                       # Fisher-Yates on order[:n]
-        j = randint(rng, e, GAME, i + 1)
-        order[i], order[j] = order[j], order[i]
+    shuffle(rng, e, GAME, order[:n])
     for k in range(n):
         a = order[k]
         act = actions[a]
@@ -155,14 +167,15 @@ def apply_actions(s, p, e, actions):
                 s.num_bombs[e] = b + 1
                 bomb_grid[y, x] = b + 1
                 ammo[a] -= 1
-                # counted down in this tick's phase 5 too: appears ammo_delay ticks later
-                add_pending(s, e, p.ammo_delay + 1)
+                # counted down from this tick's phase 5: appears at the end of tick
+                # t + ammo_delay - 1, as the bomb's fire at the end of t + bomb_fuse - 1
+                add_pending(s, e, p.ammo_delay)
 
 
 @njit(cache=True, _nrt=False, inline='always')
 def fire_hits_players(s, p, e):
     """Phase 2: every fire covering a living player costs it 1 HP (+hit_points to the
-    fire's owner if that is another player, alive at the start of the tick)."""
+    fire's owner if that is another player, whether that one is alive or not)."""
     positions, alive, hp, scores = s.positions[e], s.alive[e], s.hp[e], s.scores[e]
     fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
     num_players = positions.shape[0]
@@ -187,51 +200,72 @@ def fire_hits_players(s, p, e):
                     hit = dx <= fire_reach[f, 3]
             if hit:
                 hp[a] -= 1
-                if owner != a and alive[owner]:
+                if owner != a:
                     scores[owner] += p.hit_points
 
 
 @njit(cache=True, _nrt=False)
-def _hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, alive, scores, owner, x, y, wood_points,
-              ore_points):
+def mark_gone(tiles, gone, num_gone, x, y, tile):
+    """The block or item at (x, y) went this tick: it is ``tile`` (BROKEN_* or CLEARED)
+    until phase 8 makes it floor, and listed in ``gone`` after its ``num_gone`` cells;
+    returns the new count."""
+    tiles[y, x] = tile
+    gone[num_gone] = y * tiles.shape[1] + x
+    return num_gone + 1
+
+
+@njit(cache=True, _nrt=False)
+def hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, scores, gone, num_gone, owner, x, y,
+             wood_points, ore_points, double_pay):
+    """One fire of ``owner`` on (x, y): the block there takes a hit (paid when destroyed,
+    then BROKEN_*; with ``double_pay`` a block destroyed earlier this tick pays again) and
+    a bomb there is set off.  Returns the count of ``gone`` cells (see ``mark_gone``)."""
     tile = tiles[y, x]
     if tile == WOOD:
-        tiles[y, x] = FLOOR
-        if alive[owner]:
-            scores[owner] += wood_points
+        scores[owner] += wood_points
+        num_gone = mark_gone(tiles, gone, num_gone, x, y, BROKEN_WOOD)
     elif tile == ORE:
         ore_hp[y, x] -= 1
         if ore_hp[y, x] == 0:
-            tiles[y, x] = FLOOR
-            if alive[owner]:
-                scores[owner] += ore_points
+            scores[owner] += ore_points
+            num_gone = mark_gone(tiles, gone, num_gone, x, y, BROKEN_ORE)
+    elif double_pay and tile == BROKEN_WOOD:
+        scores[owner] += wood_points
+    elif double_pay and tile == BROKEN_ORE:
+        scores[owner] += ore_points
     b = bomb_grid[y, x] - 1
     if b >= 0 and bomb_timer[b] > 1:
         bomb_timer[b] = 1
+    return num_gone
 
 
 @njit(cache=True, _nrt=False, inline='always')
 def fire_hits_blocks(s, p, e):
     """Phase 3: every fire hits the blocks it covers and sets off the bombs it covers."""
-    tiles, ore_hp, bomb_grid, alive, scores = s.tiles[e], s.ore_hp[e], s.bomb_grid[e], s.alive[e], s.scores[e]
-    bomb_timer = s.bomb_timer[e]
+    tiles, ore_hp, bomb_grid, scores = s.tiles[e], s.ore_hp[e], s.bomb_grid[e], s.scores[e]
+    bomb_timer, gone = s.bomb_timer[e], s.gone[e]
     fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
+    wood_points, ore_points, double_pay = p.wood_points, p.ore_points, p.double_pay
+    num_gone = s.num_gone[e]
     for f in range(s.num_fires[e]):
         fx, fy, owner = fire_x[f], fire_y[f], fire_owner[f]
-        _hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, alive, scores, owner, fx, fy,
-                  p.wood_points, p.ore_points)
+        num_gone = hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, scores, gone, num_gone, owner,
+                            fx, fy, wood_points, ore_points, double_pay)
         for d in range(4):
             dx, dy = ACTION_DELTAS[d + 1, 0], ACTION_DELTAS[d + 1, 1]
             for k in range(1, fire_reach[f, d] + 1):
-                _hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, alive, scores, owner, fx + k * dx,
-                          fy + k * dy, p.wood_points, p.ore_points)
+                num_gone = hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, scores, gone, num_gone,
+                                    owner, fx + k * dx, fy + k * dy, wood_points, ore_points,
+                                    double_pay)
+    s.num_gone[e] = num_gone
 
 
 @njit(cache=True, _nrt=False, inline='always')
 def pick_up(s, p, e):
-    """Phase 4: living players take the ammo or treasure on their cell."""
+    """Phase 4: living players take the ammo or treasure on their cell (CLEARED until the
+    tick ends); a token taken on its last tick is replaced as if it had perished."""
     tiles, positions, alive, hp = s.tiles[e], s.positions[e], s.alive[e], s.hp[e]
-    ammo, scores = s.ammo[e], s.scores[e]
+    ammo, scores, gone = s.ammo[e], s.scores[e], s.gone[e]
     ammo_x, ammo_y, ammo_life = s.ammo_x[e], s.ammo_y[e], s.ammo_life[e]
     for a in range(positions.shape[0]):
         if not alive[a] or hp[a] <= 0:
@@ -239,40 +273,45 @@ def pick_up(s, p, e):
         x, y = positions[a, 0], positions[a, 1]
         tile = tiles[y, x]
         if tile == AMMO:
-            tiles[y, x] = FLOOR
+            s.num_gone[e] = mark_gone(tiles, gone, s.num_gone[e], x, y, CLEARED)
             ammo[a] += 1
             n = s.num_ammo[e]
             for i in range(n):
                 if ammo_x[i] == x and ammo_y[i] == y:
+                    if ammo_life[i] == 1:
+                        # its last tick: replaced ammo_respawn ticks after this one (the
+                        # entry is counted down in this tick's phase 5 too)
+                        add_pending(s, e, p.ammo_respawn + 1)
                     ammo_x[i], ammo_y[i], ammo_life[i] = ammo_x[n - 1], ammo_y[n - 1], ammo_life[n - 1]
                     s.num_ammo[e] = n - 1
                     break
         elif tile == TREASURE:
-            tiles[y, x] = FLOOR
+            s.num_gone[e] = mark_gone(tiles, gone, s.num_gone[e], x, y, CLEARED)
             scores[a] += p.treasure_points
 
 
 @njit(cache=True, _nrt=False, inline='always')
 def count_down(s, p, e):
-    """Phase 5: bombs, scheduled spawns, ammo lifetimes and the treasure timer tick down."""
-    tiles = s.tiles[e]
+    """Phase 5: bombs, scheduled spawns, ammo lifetimes and the treasure timer tick down;
+    a token whose time is up perishes (CLEARED until the tick ends) and is replaced
+    ``ammo_respawn`` ticks later."""
+    tiles, gone = s.tiles[e], s.gone[e]
     bomb_timer = s.bomb_timer[e]
     for b in range(s.num_bombs[e]):
         bomb_timer[b] -= 1
     pending = s.pending[e]
     for i in range(s.num_pending[e]):
-        if pending[i] > 0:
-            pending[i] -= 1
+        pending[i] -= 1
     ammo_x, ammo_y, ammo_life = s.ammo_x[e], s.ammo_y[e], s.ammo_life[e]
     i = 0
     while i < s.num_ammo[e]:
         ammo_life[i] -= 1
-        if ammo_life[i] <= 0:                 # perishes; respawns elsewhere (phase 7)
-            tiles[ammo_y[i], ammo_x[i]] = FLOOR
+        if ammo_life[i] <= 0:
+            s.num_gone[e] = mark_gone(tiles, gone, s.num_gone[e], ammo_x[i], ammo_y[i], CLEARED)
             n = s.num_ammo[e] - 1
             ammo_x[i], ammo_y[i], ammo_life[i] = ammo_x[n], ammo_y[n], ammo_life[n]
             s.num_ammo[e] = n
-            add_pending(s, e, 0)
+            add_pending(s, e, p.ammo_respawn)   # not counted down before the next tick
         else:
             i += 1
     if s.treasure_timer[e] > 0:
@@ -282,26 +321,34 @@ def count_down(s, p, e):
 @njit(cache=True, _nrt=False, inline='always')
 def explode(s, p, e):
     """Phase 6: bombs whose timer ran out turn into fire (appended after the fire that hit
-    this tick, which phase 8 removes); returns how many fires were there before."""
+    this tick; phase 8 removes that fire and these bombs); returns how many fires were
+    there before."""
     tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
     bomb_x, bomb_y, bomb_timer = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e]
     bomb_owner, bomb_power = s.bomb_owner[e], s.bomb_power[e]
     fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
     old = s.num_fires[e]
-    nb = s.num_bombs[e]
     nf = old
-    for b in range(nb):                       # every reach sees all bombs still in place
+    for b in range(s.num_bombs[e]):           # every reach sees all bombs still in place
         if bomb_timer[b] <= 0:
             x, y = bomb_x[b], bomb_y[b]
             fire_x[nf], fire_y[nf], fire_owner[nf] = x, y, bomb_owner[b]
             for d in range(4):
                 fire_reach[nf, d] = reach(tiles, bomb_grid, x, y, d + 1, bomb_power[b])
             nf += 1
-    if nf == old:
-        return old
     s.num_fires[e] = nf
+    return old
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def remove_exploded_bombs(s, e):
+    """The bombs that turned into fire this tick leave the board (the others keep their
+    placing order)."""
+    bomb_grid = s.bomb_grid[e]
+    bomb_x, bomb_y, bomb_timer = s.bomb_x[e], s.bomb_y[e], s.bomb_timer[e]
+    bomb_owner, bomb_power = s.bomb_owner[e], s.bomb_power[e]
     kept = 0
-    for b in range(nb):                       # drop them, keeping the placing order
+    for b in range(s.num_bombs[e]):
         if bomb_timer[b] <= 0:
             bomb_grid[bomb_y[b], bomb_x[b]] = 0
         else:
@@ -310,7 +357,29 @@ def explode(s, p, e):
             kept += 1
             bomb_grid[bomb_y[b], bomb_x[b]] = kept    # its new index + 1
     s.num_bombs[e] = kept
-    return old
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def drop_spent_fire(s, e, old_fires):
+    """The ``old_fires`` fires that hit this tick go; the new ones move to the front."""
+    fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
+    nf = s.num_fires[e]
+    for f in range(old_fires, nf):
+        g = f - old_fires
+        fire_x[g], fire_y[g], fire_owner[g] = fire_x[f], fire_y[f], fire_owner[f]
+        for d in range(4):
+            fire_reach[g, d] = fire_reach[f, d]
+    s.num_fires[e] = nf - old_fires
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def clear_gone(s, e):
+    """The blocks and items that went this tick (``gone``) leave floor behind."""
+    tiles, gone = s.tiles[e], s.gone[e]
+    width = tiles.shape[1]
+    for i in range(s.num_gone[e]):
+        tiles[gone[i] // width, gone[i] % width] = FLOOR
+    s.num_gone[e] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -365,8 +434,10 @@ def spawn(s, p, e):
             i += 1
             continue
         cell = free_cell(tiles, bomb_grid, positions, s.rng, e, row_free)
-        if cell < 0:
-            break                              # no room: every due spawn retries next tick
+        if cell < 0:                           # no room: retries ammo_respawn ticks later
+            pending[i] = p.ammo_respawn
+            i += 1
+            continue
         place_ammo(s, e, cell % width, cell // width, p.ammo_lifetime)
         n = s.num_pending[e] - 1
         pending[i] = pending[n]
@@ -383,24 +454,24 @@ def spawn(s, p, e):
 
 @njit(cache=True, _nrt=False, inline='always')
 def update_rank_keys(s, p, e):
+    """win_loss rank keys: the tick of death (later is better; alive: max_ticks + 1), then
+    the score of the players alive (players dying on the same tick tie)."""
     alive, death_tick, scores, rank_key = s.alive[e], s.death_tick[e], s.scores[e], s.rank_key[e]
     for a in range(alive.shape[0]):
-        rank_key[a] = death_tick[a] * RANK_TICK_WEIGHT + scores[a]
+        rank_key[a] = death_tick[a] * RANK_TICK_WEIGHT + (scores[a] if alive[a] else 0)
 
 
 @njit(cache=True, _nrt=False, inline='always')
 def remove_dead(s, p, e, old_fires):
-    """Phase 8: the spent fire goes, players at 0 HP die, the tick ends.  True when the game
-    is over (at most one player alive, or max_ticks played)."""
-    fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
-    nf = s.num_fires[e]
+    """Phase 8: the spent fire, the exploded bombs and what went this tick are removed,
+    players at 0 HP die, the tick ends.  True when the game is over (at most one player
+    alive, or max_ticks played)."""
+    if s.num_fires[e] > old_fires:
+        remove_exploded_bombs(s, e)
     if old_fires > 0:
-        for f in range(old_fires, nf):
-            g = f - old_fires
-            fire_x[g], fire_y[g], fire_owner[g] = fire_x[f], fire_y[f], fire_owner[f]
-            for d in range(4):
-                fire_reach[g, d] = fire_reach[f, d]
-        s.num_fires[e] = nf - old_fires
+        drop_spent_fire(s, e, old_fires)
+    if s.num_gone[e] > 0:
+        clear_gone(s, e)
     alive, hp, death_tick = s.alive[e], s.hp[e], s.death_tick[e]
     tick = s.tick[e]
     living = 0

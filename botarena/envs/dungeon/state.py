@@ -34,6 +34,9 @@ Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``
 | pending       | [E, P] int16          | ticks until each scheduled ammo spawn                  |
 | num_pending   | [E] int32             | scheduled ammo spawns                                  |
 | treasure_timer| [E] int32             | ticks until the next treasure appears                  |
+| gone          | [E, C] int32          | flat cells whose block or item went this tick (their   |
+|               |                       | tiles BROKEN_* or CLEARED until the tick ends)         |
+| num_gone      | [E] int32             | cells in ``gone`` (0 between ticks)                    |
 | tick          | [E] int32             | ticks played in this game                              |
 | steps         | [E] int32             | steps since the reset (= tick)                         |
 | over          | [E] bool              | the game has ended (or was truncated)                  |
@@ -106,6 +109,8 @@ FIELDS = (
     ("pending", lambda H, W, A, P: (P,), np.int16),
     ("num_pending", lambda H, W, A, P: (), np.int32),
     ("treasure_timer", lambda H, W, A, P: (), np.int32),
+    ("gone", lambda H, W, A, P: (H * W,), np.int32),
+    ("num_gone", lambda H, W, A, P: (), np.int32),
     ("tick", lambda H, W, A, P: (), np.int32),
     ("steps", lambda H, W, A, P: (), np.int32),
     ("over", lambda H, W, A, P: (), np.bool_),
@@ -133,7 +138,9 @@ State = namedtuple("State", [name for name, _, _ in FIELDS] + [SHOWN_CONSTS, EGO
 
 def pending_capacity(height, width, num_players, ammo_delay):
     """Scheduled ammo spawns that can be waiting at once: one per bomb placed in the last
-    ``ammo_delay`` ticks, plus one per token that perished (at most one per cell)."""
+    ``ammo_delay`` ticks, plus one per token that perished in the last ``ammo_respawn``
+    ticks (at most one per cell while ``ammo_respawn <= ammo_lifetime``); a spawn
+    scheduled beyond that is dropped."""
     return num_players * (ammo_delay + 1) + height * width
 
 
