@@ -44,6 +44,18 @@ def centre_window(planes, height, width, row, col, outside, window):
                 out[start + c] = src[r * width + c]
 
 
+def read_map_file(path):
+    """The text of the map file ``path``; ``ValueError`` naming the file when it cannot be
+    read or is not text."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except UnicodeDecodeError:
+        raise ValueError(f"map file {str(path)!r} is not text (UTF-8)") from None
+    except OSError as err:
+        raise ValueError(f"map file {str(path)!r} cannot be read: {err.strerror}") from None
+
+
 def parse_ascii(text, allowed, what="board"):
     """Split an ASCII board into rows and check it.
 

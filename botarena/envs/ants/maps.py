@@ -21,7 +21,7 @@ from collections import deque
 
 import numpy as np
 
-from ...core.grid import parse_ascii
+from ...core.grid import parse_ascii, read_map_file
 from .constants import (CHAR_FREE_HILL, CHAR_HILLS, CHAR_WATER, LAND, MAP_CHARS,
                         MAX_PLAYERS, PPM_HILL, PPM_LAND, PPM_WATER, WATER)
 
@@ -129,8 +129,7 @@ def load_map(board):
     if isinstance(board, str) and board in BUNDLED:
         return parse_rows(parse_ascii(bundled_map(board), MAP_CHARS, what=f"map {board}"), board)
     if isinstance(board, (str, os.PathLike)) and "\n" not in str(board) and os.path.isfile(board):
-        with open(board) as f:
-            text = f.read()
+        text = read_map_file(board)
         if text.lstrip().startswith("P3"):
             return parse_ppm(text, name=str(board))
         return parse_rows(parse_ascii(text, MAP_CHARS, what=f"map in {board}"), str(board))

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ...core.grid import read_map_file
 from .constants import (BOTTOM, BRICK, CHAR_BLUE, CHAR_CELLS, CHAR_RED, EMPTY, GOLD,
                         HEIGHT, LADDER, LEFT, LETTER_OF, MIDDLE, MOVE_DELTAS, OPPOSITE,
                         PROGRAM_LETTERS, RIGHT, TOP, UNREACHABLE, WIDTH, CELL_CHARS)
@@ -223,8 +224,7 @@ def load_map(spec):
         return parse_map(bundled_text(spec), spec)
     if isinstance(spec, (str, os.PathLike)) and "\n" not in str(spec):
         if os.path.isfile(spec):
-            with open(spec) as f:
-                return parse_map(f.read(), str(spec))
+            return parse_map(read_map_file(spec), str(spec))
         raise ValueError(f"map {str(spec)!r} is not 'random', a bundled map "
                          f"({', '.join(BUNDLED)}), an existing file nor a map's text")
     if not isinstance(spec, str):

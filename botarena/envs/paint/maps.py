@@ -11,7 +11,7 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
-from ...core.grid import DIRECTIONS, in_bounds, parse_ascii
+from ...core.grid import DIRECTIONS, in_bounds, parse_ascii, read_map_file
 from ...core.rng import GAME, randint, uniform
 from .constants import (CHAR_AVATAR, CHAR_NEUTRAL, CHAR_OBSTACLE, CHAR_PAINT, NEUTRAL,
                         OBSTACLE, RANDOM_BOARD)
@@ -32,8 +32,7 @@ def load_board(board):
     if isinstance(board, str) and board in BUNDLED_TURNS:
         return parse_board(parse_ascii(bundled_board(board), ALLOWED)) + (BUNDLED_TURNS[board],)
     if isinstance(board, (str, os.PathLike)) and "\n" not in str(board) and os.path.isfile(board):
-        with open(board) as f:
-            return parse_board(parse_ascii(f.read(), ALLOWED, what=f"board in {board}")) + (None,)
+        return parse_board(parse_ascii(read_map_file(board), ALLOWED, what=f"board in {board}")) + (None,)
     if not isinstance(board, (str, list, tuple)):
         raise TypeError(f"board must be a name, a path, an ASCII string or a list of rows, "
                         f"got {type(board).__name__}")
