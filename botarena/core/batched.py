@@ -198,6 +198,10 @@ class BatchedGame(ABC):
             actions = np.asarray(actions)
             if actions.dtype.kind not in "iu":
                 raise TypeError(f"actions must be integers, got dtype {actions.dtype}")
+            if actions.shape != self.actions.shape:     # no silent broadcasting
+                raise ValueError(f"actions must have shape {self.actions.shape} (envs, agents"
+                                 f"{', command per cell' if self.action_shape() else ''}), "
+                                 f"got {actions.shape}")
             if not self._same_layout(actions):
                 self.actions[...] = actions
                 actions = self.actions
