@@ -76,7 +76,6 @@ def test_aec_rejected_action_leaves_the_same_agent_to_act(env_id):
 
 
 def test_vector_env_rejects_an_opponents_wild_actions(env_id):
-    pytest.importorskip("stable_baselines3")
 
     def wild(obs, masks):
         return np.full((len(obs),) + game.action_shape(), 2 ** 40)
