@@ -73,9 +73,9 @@ Snapshot and restore
     ``turn``, ``steps``, ``over``, ``scores``, ``turn_scores``, ``next_id``, ``bots``
     (dicts owner, id, x, y, hp, command, target_x, target_y, dead), ``towers`` (dicts
     owner, id, x, y (tile), hp, age, dead), ``rng``; views ``board``, ``turns_left``,
-    ``winner`` (see ``TowersGame.snapshot``).  ``restore(snapshot)`` checks the whole
-    dict (a bad key raises ``ValueError`` naming it; the env is left as it was) and puts
-    the env into that state.  ``TowersGame.set_position(board)`` builds a position from
+    ``positions`` (the bases), ``winner`` (see ``TowersGame.snapshot``).
+    ``restore(snapshot)`` checks the whole dict (a bad key raises ``ValueError`` naming
+    it; the env is left as it was) and puts the env into that state.  ``TowersGame.set_position(board)`` builds a position from
     an ASCII board (scenario tests).
 
 Other views
@@ -83,7 +83,8 @@ Other views
     ``rgb_array``, ``human``.
 
 Scripted bots (``bots.py``): ``random``, ``greedy`` (rush the flags, transform on them,
-blast enemy groups), ``defensive`` (towers around the flag on its own half first).
+blast enemy groups), ``defensive`` (greedy that also rings the flag with towers on its
+own half).
 
 Version history
     v0: first release.

@@ -17,10 +17,9 @@ nearest flag tile without a tower (among equally near neighbours, the choice rot
 with the turn, so stacks fan out).  A tower blasts when at least ``TOWER_BLAST_GROUP``
 enemy bots stand within half its radius.
 
-``defensive`` builds towers around the flag first: its targets are the free land tiles
-next to flag tiles on its own half of the map (nearer its base), where its bots
-transform; once none is left it plays like ``greedy``.  Its towers blast from
-``DEFENSIVE_TOWER_GROUP`` enemy bots.
+``defensive`` plays as ``greedy`` with more targets: besides the free flag tiles, the
+free land tiles next to a flag tile on its own half of the map (nearer its base), so its
+towers ring the flag on its side; they blast from ``DEFENSIVE_TOWER_GROUP`` enemy bots.
 """
 import math
 
@@ -189,7 +188,7 @@ def greedy(s, p, env_ids, agent_ids, out):
 
 @njit(cache=True)
 def defensive(s, p, env_ids, agent_ids, out):
-    """Towers around the flag on the own half first, then as greedy."""
+    """Greedy with towers around the flag on the own half too."""
     size = s.terrain.shape[1]
     tiles = size * size
     targets = np.zeros(tiles, dtype=np.bool_)
@@ -203,9 +202,8 @@ def defensive(s, p, env_ids, agent_ids, out):
         bx, by = base // size, base % size
         other = p.base_tile[1 - a]
         ox, oy = other // size, other % size
-        ring = 0
+        free_flags(s, e, targets)
         for t in range(tiles):
-            targets[t] = False
             if terrain[t] != FLAG and passable(terrain, s.tower_at[e], t) \
                     and t != base and t != other:
                 x, y = t // size, t % size
@@ -214,10 +212,7 @@ def defensive(s, p, env_ids, agent_ids, out):
                         n = p.nbr[t, k]
                         if n >= 0 and terrain[n] == FLAG:
                             targets[t] = True
-                            ring += 1
                             break
-        if ring == 0:
-            free_flags(s, e, targets)
         play_targets(s, p, e, a, targets, DEFENSIVE_TOWER_GROUP, out[r], dist, queue, own)
 
 

@@ -146,8 +146,9 @@ class TowersGame(BatchedGame):
         Views (``restore`` ignores them): ``board`` (ASCII rows, row x = 0 first: ``.``
         land, ``~`` water, ``!`` flag, ``a``/``b`` bots of player 0/1 (``A``/``B`` on a
         flag), ``*`` bots of both, ``x``/``y`` a tower of player 0/1 (``X``/``Y`` on a
-        flag)), ``turns_left``, ``winner`` (0 or 1 once over, -1 for a draw or while the
-        game goes on)."""
+        flag)), ``turns_left``, ``positions`` ([2, 2], each player's base tile, for tools
+        that expect one position per agent), ``winner`` (0 or 1 once over, -1 for a draw
+        or while the game goes on)."""
         s = self.state
         bots = []
         for a in range(NUM_PLAYERS):
@@ -182,6 +183,7 @@ class TowersGame(BatchedGame):
             "next_id": int(s.next_id[e]),
             "bots": bots,
             "towers": towers,
+            "positions": np.array([[0, 0], [self.size - 1] * 2], dtype=np.int16),
             "winner": winner,
             "rng": s.rng[e].copy(),
         }
