@@ -1,5 +1,6 @@
-"""ants_v0: colonies of ants (``../shared/seeds/ants.txt``, decisions in
-``../shared/rules/ants.md``): food, hills, focus-split combat, razing.
+"""ants_v0: colonies of ants (the AntWars 2024 contest game; this page and ``rules.py``
+give its rules, checked turn by turn against games recorded from the original server): food,
+hills, focus-split combat, razing.
 
 Agents
     ``colony_0`` .. ``colony_{n-1}`` (2 to 4), each commanding all its ants.  An eliminated
@@ -27,7 +28,7 @@ Observations
     0..255, full = 255) or ``"float32"`` (0..1).  A step updates the game's planes and
     masks in place (the front-ends hand out copies; nothing else may write them).
 
-Rules (``rules.py``, one function per phase, in the order of rules/ants.md)
+Rules (``rules.py``, one function per phase, in the order of the contest's turn)
     Simultaneous moves (every cell holding two or more ants kills them all; swaps pass),
     focus_split attack (squared radius 5), razing (every standing enemy hill under an
     ant), spawning on free standing hills in shuffled order while food lasts, gathering

@@ -15,7 +15,7 @@ MAX_SEED = 2 ** 31 - 1
 
 @dataclass(frozen=True)
 class Config:
-    """Settings of an ants game (defaults: the seed and shared/rules/ants.md).
+    """Settings of an ants game (defaults: the AntWars contest's rules).
 
     board: a bundled map name ("default": 20 x 20 for 2 colonies, "quad": 20 x 20, 4
         hills), a path to a ``.ppm`` or ASCII map, an ASCII map (string or list of rows,

@@ -1,5 +1,5 @@
 """Ants' rules: one jitted function per phase of a turn, in the order of
-shared/rules/ants.md.  A turn (``play_turn``) runs:
+the contest's turn (checked against the original server).  A turn (``play_turn``) runs:
 
 1. ``move``          every ant takes its colony's command for its cell: a neighbour that is
                      on the map and not water, else it stays.  All at once; every cell then

@@ -1,5 +1,6 @@
 """coderunner_v0: a Lode Runner-like two-player game with enemies
-(``../shared/seeds/coderunner.txt``, decisions in ``../shared/rules/coderunner.md``).
+(the ICPC Challenge 2013 contest game "CodeRunner"; this page and ``rules.py`` give its
+rules, checked turn by turn against games recorded from the original engine).
 
 Agents
     ``runner_0`` (red) and ``runner_1`` (blue).  Runners die and respawn 50 turns later;
@@ -24,7 +25,7 @@ Observations
     delay, turn.  With ``mirror=True`` all of blue's planes are mirrored left-right.  A
     step writes only what changed (``kernel.py``).
 
-Rules (``rules.py``, one function per phase, in the order of rules/coderunner.md)
+Rules (``rules.py``, one function per phase, in the order of the contest's turn)
     plans (runners, enemies: fall, pursue, return, patrol), moves and swap kills, digs,
     timed events (brick restores killing, gold and respawns), gold, first visits, enemy
     contact.  Scores: gold +100, first visit +1, enemy killed by your brick +20, opponent

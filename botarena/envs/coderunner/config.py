@@ -15,7 +15,8 @@ MAX_SEED = 2 ** 31 - 1
 
 @dataclass(frozen=True)
 class Config:
-    """Settings of a CodeRunner game (defaults: the seed and shared/rules/coderunner.md).
+    """Settings of a CodeRunner game (defaults: the ICPC 2013 contest's rules and
+    original engine).
 
     map: a bundled map name (``maps.BUNDLED``: "alpha", "beta", "gamma", generated, and
         "tower", "cavern", "maze", drawn by hand; default "alpha"), a path to a map

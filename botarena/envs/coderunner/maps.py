@@ -1,6 +1,6 @@
 """CodeRunner maps: the original file format, validation, pursuit tables and a generator.
 
-Map file (the original game's format, ``shared/rules/coderunner.md``)::
+Map file (the original game's format)::
 
     16 lines of 25 characters: . empty, = brick, H ladder, * gold,
                                R / B the red / blue respawn cell (standing on an empty cell)

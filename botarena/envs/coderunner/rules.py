@@ -1,5 +1,5 @@
 """CodeRunner's rules: one jitted function per phase of a turn, in the order of
-shared/rules/coderunner.md.  A turn (``play_turn``) runs:
+the contest's turn (checked against the original engine).  A turn (``play_turn``) runs:
 
 1. ``plan_runners``   from the start-of-turn state: a falling runner falls (one cell down;
                       commands are ignored), a standing runner's legal move or dig is noted;

@@ -1,4 +1,4 @@
-"""paint_v0: walk and shoot paint on an N x M board (``../shared/seeds/paint.txt``).
+"""paint_v0: walk and shoot paint on an N x M board (a contest game; this page is its rules).
 
 Agents
     ``player_0`` .. ``player_{n-1}``, one avatar each, all acting every turn.
