@@ -10,9 +10,10 @@ module imports nothing of the package above it.
 """
 from importlib import import_module
 
-ENV_IDS = ("paint_v0", "dungeon_v0", "ants_v0", "coderunner_v0")
+ENV_IDS = ("paint_v0", "dungeon_v0", "ants_v0", "coderunner_v0", "towers_v0")
 GYMNASIUM_IDS = {"paint_v0": "botarena/Paint-v0", "dungeon_v0": "botarena/Dungeon-v0",
-                 "ants_v0": "botarena/Ants-v0", "coderunner_v0": "botarena/CodeRunner-v0"}
+                 "ants_v0": "botarena/Ants-v0", "coderunner_v0": "botarena/CodeRunner-v0",
+                 "towers_v0": "botarena/Towers-v0"}
 
 
 def env_module(env_id):

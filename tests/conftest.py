@@ -73,6 +73,15 @@ CONFORMANCE_CONFIGS = {
         {"reward": "zero_sum", "mirror": True},
         {"max_steps": 30},
     ],
+    # short games (a whole default game is 1000 turns)
+    "towers_v0": [
+        {"num_turns": 60},
+        {"board": "random", "water": 0.2, "num_turns": 50},
+        {"obs_dtype": "float32", "board": "islands", "num_turns": 50},
+        {"reward": "zero_sum", "turn_score_weight": 0.01, "board": "lanes", "num_turns": 50},
+        {"reward": "win_loss", "num_turns": 40},
+        {"max_steps": 30},
+    ],
 }
 
 # Configs whose whole trajectories are compared for determinism and batch equivalence.
@@ -102,6 +111,11 @@ DETERMINISM_CONFIGS = {
         {"max_turns": 120},
         {"map": "random", "max_turns": 100},
     ],
+    # short games: the determinism tests expect autoreset to cross several games
+    "towers_v0": [
+        {"num_turns": 60},
+        {"board": "random", "num_turns": 50, "map_size": 12, "flag_size": 2},
+    ],
 }
 
 # A config whose initial state depends on the seed (different seeds must differ).
@@ -111,6 +125,7 @@ RANDOM_CONFIGS = {
     "dungeon_v0": {"num_players": 3},
     "ants_v0": {"board": "quad", "num_players": 3},
     "coderunner_v0": {"map": "random"},
+    "towers_v0": {"board": "random"},
 }
 
 # A config whose games end naturally (not by max_steps) after a few steps.
@@ -125,6 +140,9 @@ SHORT_CONFIGS = {
     "ants_v0": {"board": "random", "width": 6, "height": 6, "map_seed": 0, "max_turns": 12,
                 "start_food": 12},
     "coderunner_v0": {"max_turns": 20},
+    # a small map (64 tiles): the PPO smoke tests' MultiDiscrete of a command per tile
+    "towers_v0": {"board": "random", "map_size": 8, "flag_size": 2, "num_turns": 12,
+                  "num_bots_start": 4},
 }
 
 # Scripted bots every game offers (``game.bots``), used as opponents.

@@ -57,6 +57,13 @@ GOLDEN_CASES = {
         ({"width": 7, "height": 7, "metal_blocks": 4, "wooden_blocks": 6, "ore_blocks": 2,
           "bomb_fuse": 5, "max_ticks": 60, "num_players": 3}, 3),
     ],
+    "towers_v0": [
+        ({}, 0),
+        ({"board": "random", "reward": "win_loss", "num_turns": 120}, 1),
+        ({"obs_dtype": "float32", "reward": "zero_sum", "turn_score_weight": 0.01,
+          "board": "islands"}, 2),
+        ({"board": "random", "map_size": 10, "flag_size": 2, "num_turns": 70}, 3),
+    ],
 }
 
 

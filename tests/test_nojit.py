@@ -33,6 +33,11 @@ NOJIT_CASES = {
         ({"width": 7, "height": 7, "metal_blocks": 4, "wooden_blocks": 6, "ore_blocks": 2,
           "bomb_fuse": 5, "max_ticks": 25}, 0, 60),
     ],
+    "towers_v0": [
+        # a small random map, short games: blasts, towers, autoresets within the 50 steps
+        ({"board": "random", "map_size": 8, "flag_size": 2, "num_turns": 20,
+          "num_bots_start": 4}, 0, 50),
+    ],
 }
 
 

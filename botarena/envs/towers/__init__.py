@@ -1,5 +1,5 @@
-"""towers_v0: bots, towers and flags (``../shared/seeds/towers.txt``, Delta's Code
-Character 2020; decisions in ``../shared/rules/towers.md``).
+"""towers_v0: bots, towers and flags (Delta's Code Character 2020, the contest's rules
+with every gap decided as documented here).
 
 Agents
     ``player_0`` (base tile (0, 0)) and ``player_1`` (base tile (N - 1, N - 1)), each
@@ -93,9 +93,7 @@ from ...core import cache
 
 cache.configure("towers")  # before this game's kernels are defined
 
-from pettingzoo.utils.conversions import parallel_to_aec
-
-from ...core.parallel_env import BatchedParallelEnv
+from ...core.parallel_env import BatchedParallelEnv, aec_env
 from .config import Config
 from .constants import BotCommand, Command, Plane
 from .game import TowersGame
@@ -114,8 +112,8 @@ raw_env = parallel_env
 
 
 def env(render_mode=None, **config):
-    """The PettingZoo AEC env (PettingZoo's conversion of ``parallel_env``)."""
-    return parallel_to_aec(parallel_env(render_mode, **config))
+    """The PettingZoo AEC env of ``parallel_env`` (actions checked as they are given)."""
+    return aec_env(parallel_env(render_mode, **config))
 
 
 __all__ = ["BotCommand", "Command", "Config", "Game", "Plane", "TowersGame", "UNITS_PLANE",

@@ -19,7 +19,7 @@ LIMIT = 1_000_000            # every count and HP stays well inside int32
 
 @dataclass(frozen=True)
 class Config:
-    """Settings of a towers game (defaults: the seed and shared/rules/towers.md).
+    """Settings of a towers game (defaults: the contest's constants).
 
     board: a bundled map name ("default": the water cross with the 4 x 4 flag in the
         middle, "islands", "lanes"), a path to a map file, the map's text (``map_size``

@@ -25,6 +25,7 @@ import os
 import numpy as np
 from numba import njit
 
+from ...core.grid import read_map_file
 from ...core.rng import GAME, randint
 from .constants import FLAG, LAND, MAP_LETTERS, WATER
 
@@ -216,8 +217,7 @@ def load_map(board, size):
         return parse_map(bundled_map(board), size, f"map {board}")
     if isinstance(board, (str, os.PathLike)) and "\n" not in str(board) \
             and os.path.isfile(board):
-        with open(board) as f:
-            return parse_map(f.read(), size, str(board))
+        return parse_map(read_map_file(board), size, str(board))
     if not isinstance(board, (str, list, tuple)):
         raise TypeError(f"board must be 'random', a map name, a path, the map's text or a "
                         f"list of rows, got {type(board).__name__}")

@@ -1,5 +1,4 @@
-"""Towers' rules: one jitted function per paragraph of the turn in shared/rules/towers.md,
-in its order.  A turn (``play_turn``) runs:
+"""Towers' rules: one jitted function per paragraph of the turn, in the rules' order.  A turn (``play_turn``) runs:
 
 1. ``apply_commands``  each player's command grid (its own view: player 1's mirrored): a
                        tile's command goes to one unit, the oldest living own bot on the
