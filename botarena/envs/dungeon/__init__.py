@@ -98,9 +98,7 @@ from ...core import cache
 
 cache.configure("dungeon")  # before this game's kernels are defined
 
-from pettingzoo.utils.conversions import parallel_to_aec
-
-from ...core.parallel_env import BatchedParallelEnv
+from ...core.parallel_env import BatchedParallelEnv, aec_env
 from .config import Config
 from .constants import ACTION_DELTAS, Action, Plane
 from .game import DungeonGame
@@ -126,8 +124,8 @@ raw_env = parallel_env
 
 
 def env(render_mode=None, **config):
-    """The PettingZoo AEC env (PettingZoo's conversion of ``parallel_env``)."""
-    return parallel_to_aec(parallel_env(render_mode, **config))
+    """The PettingZoo AEC env of ``parallel_env`` (actions checked as they are given)."""
+    return aec_env(parallel_env(render_mode, **config))
 
 
 __all__ = ["Action", "Config", "DungeonGame", "Game", "PATH_PLANES", "Plane", "env", "parallel_env", "raw_env"]

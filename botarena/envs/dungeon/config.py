@@ -1,11 +1,17 @@
 """Dungeon's configuration: one frozen dataclass; every number the rules use is here."""
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Optional
 
-from ...core.config import check_common, check_view
+from ...core.config import MAX_PENALTY, MAX_POINTS, MAX_SIZE, MAX_TURNS, bounded, check_common
 from ...core.grid import BOARD_VIEW
 from .constants import MAX_PLAYERS, MIN_PLAYERS, RANDOM_BOARD
 from .maps import CELLS_KEPT_PER_PLAYER, load_board
+
+MAX_BLOCKS = MAX_SIZE * MAX_SIZE     # blocks or items the generator puts down
+MAX_COUNT = 10_000                   # HP and ammo (int16 in the state)
+MAX_POWER = 100                      # blast reach (int8 in the state)
+MAX_TIMER = 10_000                   # fuse and ammo timers (int16; one more tick is added)
+MAX_ORE_HP = 255                     # ore hits (uint8 in the state)
 
 
 @dataclass(frozen=True)
@@ -51,65 +57,42 @@ class Config:
     max_steps: truncate an episode after that many steps (None: play to the end).
     """
     board: object = RANDOM_BOARD
-    width: int = 12
-    height: int = 10
-    num_players: int = 2
+    width: int = bounded(12, 1, MAX_SIZE)
+    height: int = bounded(10, 1, MAX_SIZE)
+    num_players: int = 2                        # 2..4, checked with the generator's board
     symmetric: bool = False
-    metal_blocks: int = 18
-    wooden_blocks: int = 20
-    ore_blocks: int = 5
-    map_ammo: int = 1
-    player_hp: int = 3
-    player_ammo: int = 3
-    bomb_power: int = 2
-    bomb_fuse: int = 35
-    ore_hp: int = 3
-    wood_points: int = 2
-    ore_points: int = 10
-    treasure_points: int = 1
-    hit_points: int = 25
-    ammo_lifetime: int = 175
-    ammo_delay: int = 70
-    ammo_respawn: int = 70
-    treasure_min: int = 50
-    treasure_max: int = 250
-    treasure_retry: int = 50
-    max_ticks: int = 1800
+    metal_blocks: int = bounded(18, 0, MAX_BLOCKS)
+    wooden_blocks: int = bounded(20, 0, MAX_BLOCKS)
+    ore_blocks: int = bounded(5, 0, MAX_BLOCKS)
+    map_ammo: int = bounded(1, 0, MAX_BLOCKS)
+    player_hp: int = bounded(3, 1, MAX_COUNT)
+    player_ammo: int = bounded(3, 0, MAX_COUNT)
+    bomb_power: int = bounded(2, 0, MAX_POWER)
+    bomb_fuse: int = bounded(35, 1, MAX_TIMER)
+    ore_hp: int = bounded(3, 1, MAX_ORE_HP)
+    wood_points: int = bounded(2, 0, MAX_POINTS)
+    ore_points: int = bounded(10, 0, MAX_POINTS)
+    treasure_points: int = bounded(1, 0, MAX_POINTS)
+    hit_points: int = bounded(25, 0, MAX_POINTS)
+    ammo_lifetime: int = bounded(175, 1, MAX_TIMER)
+    ammo_delay: int = bounded(70, 1, MAX_TIMER)
+    ammo_respawn: int = bounded(70, 1, MAX_TIMER)
+    treasure_min: int = bounded(50, 1, MAX_TURNS)
+    treasure_max: int = bounded(250, 1, MAX_TURNS)
+    treasure_retry: int = bounded(50, 1, MAX_TURNS)
+    max_ticks: int = bounded(1800, 1, MAX_TURNS)
     double_pay: bool = False
     reward: str = "score"
-    hurt_penalty: float = 0.0
+    hurt_penalty: float = bounded(0.0, 0.0, MAX_PENALTY)
     shield: bool = False
     view: str = BOARD_VIEW
     obs_dtype: str = "uint8"
-    max_steps: Optional[int] = None
+    max_steps: Optional[int] = bounded(None, 1, MAX_TURNS)
 
     def __post_init__(self):
         check_common(self)
-        check_view(self)
-        if isinstance(self.hurt_penalty, bool) or not isinstance(self.hurt_penalty, (int, float)) \
-                or not self.hurt_penalty >= 0:
-            raise ValueError(f"hurt_penalty must be a number >= 0, got {self.hurt_penalty!r}")
-        for flag in ("symmetric", "shield", "double_pay"):
-            if not isinstance(getattr(self, flag), bool):
-                raise ValueError(f"{flag} must be a bool, got {getattr(self, flag)!r}")
-        positive = ("width", "height", "num_players", "player_hp", "bomb_fuse", "ore_hp",
-                    "ammo_lifetime", "ammo_delay", "ammo_respawn", "treasure_min",
-                    "treasure_retry", "max_ticks")
-        non_negative = ("metal_blocks", "wooden_blocks", "ore_blocks", "map_ammo", "player_ammo",
-                        "bomb_power", "wood_points", "ore_points", "treasure_points", "hit_points")
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in positive or f.name in non_negative:
-                if not isinstance(value, int) or isinstance(value, bool):
-                    raise ValueError(f"{f.name} must be an int, got {value!r}")
-                low = 1 if f.name in positive else 0
-                if value < low:
-                    raise ValueError(f"{f.name} must be >= {low}, got {value}")
         if self.treasure_max < self.treasure_min:
             raise ValueError(f"treasure_max ({self.treasure_max}) < treasure_min ({self.treasure_min})")
-        if self.ore_hp > 255 or self.player_hp > 10_000 or self.bomb_fuse > 10_000 \
-                or self.bomb_power > 100:
-            raise ValueError("ore_hp <= 255, player_hp, bomb_fuse <= 10000 and bomb_power <= 100")
         if isinstance(self.board, str) and self.board == RANDOM_BOARD:
             self._check_generator()
         else:

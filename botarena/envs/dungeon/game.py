@@ -167,6 +167,8 @@ class DungeonGame(BatchedGame):
         order = [int(a) for a in order]
         if sorted(order) != living:
             raise ValueError(f"order {order} is not an order of the living players {living}")
+        if len(living) < 2:
+            return                                  # nothing to order: the stream stays
         probe = np.zeros((1, NUM_STREAMS), dtype=np.uint64)
         drawn = np.zeros(len(living), dtype=self.state.order.dtype)
         for start in itertools.count():

@@ -24,7 +24,7 @@ import os
 import numpy as np
 from numba import njit
 
-from ...core.grid import parse_ascii
+from ...core.grid import parse_ascii, read_map_file
 from ...core.rng import GAME, randint
 from .constants import (AMMO, CHAR_PLAYERS, CHAR_TILES, FLOOR, MAX_PLAYERS, METAL, MIN_PLAYERS,
                         ORE, RANDOM_BOARD, WOOD)
@@ -49,8 +49,7 @@ def load_board(board):
     if isinstance(board, str) and board in BUNDLED:
         return parse_board(parse_ascii(bundled_map(board), ALLOWED, what=f"map {board}"))
     if isinstance(board, (str, os.PathLike)) and "\n" not in str(board) and os.path.isfile(board):
-        with open(board) as f:
-            return parse_board(parse_ascii(f.read(), ALLOWED, what=f"map in {board}"))
+        return parse_board(parse_ascii(read_map_file(board), ALLOWED, what=f"map in {board}"))
     if not isinstance(board, (str, list, tuple)):
         raise TypeError(f"board must be 'random', a map name, a path, an ASCII string or a "
                         f"list of rows, got {type(board).__name__}")

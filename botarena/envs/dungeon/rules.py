@@ -384,7 +384,8 @@ def clear_gone(s, e):
 
 @njit(cache=True, _nrt=False)
 def free_cell(tiles, bomb_grid, positions, rng, e, row_free):
-    """A random free cell (floor, no bomb, no player or body) as y * width + x, or -1;
+    """A random free cell (floor, no bomb, no player or body; a block or item that went
+    this tick is not floor yet, nor a bomb that exploded gone) as y * width + x, or -1;
     ``row_free``: scratch (at least ``height`` entries), the free cells of each row."""
     height, width = tiles.shape
     for y in range(height):                   # floor without a bomb (vector passes) ...
