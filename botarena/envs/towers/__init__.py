@@ -33,7 +33,9 @@ Observations
     for enemy towers, 10 water, 11 flag, 12 constant turn / num_turns, 13 constant
     1/2 + (own - enemy game points) / 200 (clipped to [0, 1]), 14 constant 1/2 + (own -
     enemy last turn score) / 500 (clipped).  ``obs_dtype="uint8"`` (default, full = 255)
-    or ``"float32"`` (full = 1.0).  Written whole every step.
+    or ``"float32"`` (full = 1.0).  A step updates them in place (the tiles of the units
+    before and after the turn, the constant planes whose value changed): the same values
+    as written whole.
 
 Rules (``rules.py``, one function per paragraph of the turn, in the rules file's order)
     Apply commands; remove the units that died last turn; bots then towers act (blasts:

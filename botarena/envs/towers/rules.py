@@ -305,7 +305,7 @@ def move_bots(s, p, e):
 @njit(cache=True, _nrt=False)
 def count_bots(s, e):
     """Every living bot counted in ``s.count[e]`` and its HP in ``s.hp_sum[e]`` (both zero
-    between uses: ``clear_counts`` after use)."""
+    between uses: ``clear_counts`` after use, or each tile zeroed as it is read)."""
     size = s.terrain.shape[1]
     for a in range(NUM_PLAYERS):
         count, hp_sum = s.count[e, a], s.hp_sum[e, a]

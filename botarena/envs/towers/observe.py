@@ -1,0 +1,200 @@
+"""Towers' observations and action masks: written whole after a reset or a restore,
+updated in place by a step.
+
+The helpers write ``planes``: env e's planes as one flat row per player (plane k at
+``[k * N * N, (k + 1) * N * N)``, the player's mirrored view), and ``masks``, one flat
+row per player (``mask[view tile * NUM_COMMANDS + command]``).  Every tile without an own
+unit shows nothing but the constant planes: the unit planes hold 0 there and its mask
+only no-op (never cleared: always legal).
+
+A step updates them in place (``before_turn``, ``after_turn``): it erases the marks of
+the units the planes show (their tiles' unit planes and mask entries cleared), plays the
+turn, then draws the units of the state it ends on and rewrites the constant planes whose
+value changed (turn, margins).  Water and flag planes are drawn only by ``observe_env``
+(the map changes only at a reset).  Nothing else may write the planes between steps.
+"""
+from numba import njit
+
+from ...core.jit import copy_into, fill_plane
+from .constants import (BOT_COUNT_CAP, FIRST_MOVE, FLAG, MARGIN_CAP, NUM_COMMANDS,
+                        NUM_PLAYERS, TURN_SCORE_CAP, WATER, Command, Plane)
+from .paths import NUM_DIRECTIONS, step_ok
+from .rules import count_bots, tile_of, tower_age, view_direction, view_tile
+
+P_OWN_BOTS, P_ENEMY_BOTS = int(Plane.OWN_BOTS), int(Plane.ENEMY_BOTS)
+BOT_HP_OFFSET = int(Plane.OWN_BOT_HP) - int(Plane.OWN_BOTS)
+P_OWN_TOWERS, P_ENEMY_TOWERS = int(Plane.OWN_TOWERS), int(Plane.ENEMY_TOWERS)
+TOWER_HP_OFFSET = int(Plane.OWN_TOWER_HP) - int(Plane.OWN_TOWERS)
+TOWER_READY_OFFSET = int(Plane.OWN_TOWER_READY) - int(Plane.OWN_TOWERS)
+P_WATER, P_FLAG, P_TURN = int(Plane.WATER), int(Plane.FLAG), int(Plane.TURN)
+P_MARGIN, P_TURN_MARGIN = int(Plane.SCORE_MARGIN), int(Plane.TURN_SCORE_MARGIN)
+C_BLAST, C_TRANSFORM = int(Command.BLAST), int(Command.TRANSFORM)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def bot_plane(q, a):
+    """The plane where player a sees player q's bot counts (their HP: the next one)."""
+    return P_OWN_BOTS if q == a else P_ENEMY_BOTS
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def tower_plane(q, a):
+    """The plane where player a sees player q's towers (HP and readiness: at the offsets)."""
+    return P_OWN_TOWERS if q == a else P_ENEMY_TOWERS
+
+
+@njit(cache=True, _nrt=False)
+def draw_bot_mask(s, p, e, a, t, mask):
+    """Player a's mask entries at absolute tile t, where an own bot stands: the possible
+    moves, blast, and transform unless t is a base or the tower pool is full."""
+    size = s.terrain.shape[1]
+    tiles = size * size
+    terrain = s.terrain[e].reshape(tiles)
+    base = view_tile(t, a, tiles) * NUM_COMMANDS
+    for k in range(NUM_DIRECTIONS):
+        mask[base + FIRST_MOVE + k] = step_ok(terrain, s.tower_at[e], p.nbr, t,
+                                              view_direction(k, a))
+    mask[base + C_BLAST] = 1
+    mask[base + C_TRANSFORM] = (t != p.base_tile[0] and t != p.base_tile[1]
+                                and s.num_towers[e, a] < s.tower_x.shape[2])
+
+
+@njit(cache=True, _nrt=False)
+def draw_units(s, p, e, planes, masks):
+    """Env e's living units on every player's unit planes and its own units' mask
+    entries, over planes and masks that show no unit.  Each tile with bots is drawn once,
+    from ``s.count`` / ``s.hp_sum`` (counted here; every tile drawn is zeroed again, so
+    they are zero afterwards as between uses)."""
+    size = s.terrain.shape[1]
+    tiles = size * size
+    full, rnd = p.full, p.round
+    count_bots(s, e)
+    for q in range(NUM_PLAYERS):
+        count, hp_sum = s.count[e, q], s.hp_sum[e, q]
+        for i in range(s.num_bots[e, q]):
+            if s.bot_dead[e, q, i]:
+                continue
+            t = tile_of(s.bot_x[e, q, i], s.bot_y[e, q, i], size)
+            c = count[t]
+            if c == 0:                        # drawn for an earlier bot on the tile
+                continue
+            hp = hp_sum[t]
+            count[t] = 0
+            hp_sum[t] = 0
+            for a in range(NUM_PLAYERS):
+                k = bot_plane(q, a) * tiles + view_tile(t, a, tiles)
+                planes[a, k] = full * min(c, BOT_COUNT_CAP) / BOT_COUNT_CAP + rnd
+                planes[a, k + BOT_HP_OFFSET * tiles] = full * hp / (c * p.max_bot_hp) + rnd
+            draw_bot_mask(s, p, e, q, t, masks[q])
+        for i in range(s.num_towers[e, q]):
+            if s.tower_dead[e, q, i]:
+                continue
+            t = s.tower_x[e, q, i] * size + s.tower_y[e, q, i]
+            ready = tower_age(s, e, q, i) >= p.min_blast_age
+            for a in range(NUM_PLAYERS):
+                k = tower_plane(q, a) * tiles + view_tile(t, a, tiles)
+                planes[a, k] = full + rnd
+                planes[a, k + TOWER_HP_OFFSET * tiles] = \
+                    full * min(s.tower_hp[e, q, i] / p.max_tower_hp, 1.0) + rnd
+                planes[a, k + TOWER_READY_OFFSET * tiles] = full * ready + rnd
+            if ready:
+                masks[q, view_tile(t, q, tiles) * NUM_COMMANDS + C_BLAST] = 1
+
+
+@njit(cache=True, _nrt=False)
+def erase_units(s, e, planes, masks):
+    """Undo ``draw_units`` of env e's current state: the unit planes and the own units'
+    mask entries (all but no-op) cleared at every tile where a living unit stands."""
+    size = s.terrain.shape[1]
+    tiles = size * size
+    for q in range(NUM_PLAYERS):
+        mask = masks[q]
+        for i in range(s.num_bots[e, q]):
+            if s.bot_dead[e, q, i]:
+                continue
+            t = tile_of(s.bot_x[e, q, i], s.bot_y[e, q, i], size)
+            for a in range(NUM_PLAYERS):
+                k = bot_plane(q, a) * tiles + view_tile(t, a, tiles)
+                planes[a, k] = 0
+                planes[a, k + BOT_HP_OFFSET * tiles] = 0
+            base = view_tile(t, q, tiles) * NUM_COMMANDS
+            for c in range(FIRST_MOVE, NUM_COMMANDS):
+                mask[base + c] = 0
+        for i in range(s.num_towers[e, q]):
+            if s.tower_dead[e, q, i]:
+                continue
+            t = s.tower_x[e, q, i] * size + s.tower_y[e, q, i]
+            for a in range(NUM_PLAYERS):
+                k = tower_plane(q, a) * tiles + view_tile(t, a, tiles)
+                planes[a, k] = 0
+                planes[a, k + TOWER_HP_OFFSET * tiles] = 0
+                planes[a, k + TOWER_READY_OFFSET * tiles] = 0
+            mask[view_tile(t, q, tiles) * NUM_COMMANDS + C_BLAST] = 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def margin_value(p, own, other, cap):
+    """A constant plane's value for the margin own - other: 1/2 at a tie, full at +cap."""
+    m = min(max((own - other) / cap, -1.0), 1.0)
+    return p.full * 0.5 * (1.0 + m) + p.round
+
+
+@njit(cache=True, _nrt=False)
+def show_counters(s, p, e, planes, whole):
+    """Every player's constant planes of the turn and the margins (those whose value
+    changed, or all if ``whole``)."""
+    tiles = s.terrain.shape[1] * s.terrain.shape[1]
+    turn_value = p.full * s.turn[e] / p.num_turns + p.round
+    for a in range(NUM_PLAYERS):
+        b = 1 - a
+        own = planes[a]
+        fill_plane(own[P_TURN * tiles:(P_TURN + 1) * tiles], turn_value, whole)
+        fill_plane(own[P_MARGIN * tiles:(P_MARGIN + 1) * tiles],
+                   margin_value(p, s.scores[e, a], s.scores[e, b], MARGIN_CAP), whole)
+        fill_plane(own[P_TURN_MARGIN * tiles:(P_TURN_MARGIN + 1) * tiles],
+                   margin_value(p, s.turn_scores[e, a], s.turn_scores[e, b], TURN_SCORE_CAP),
+                   whole)
+
+
+@njit(cache=True, _nrt=False)
+def draw_map(s, p, e, planes):
+    """Every player's water and flag planes."""
+    tiles = s.terrain.shape[1] * s.terrain.shape[1]
+    terrain = s.terrain[e].reshape(tiles)
+    full, rnd = p.full, p.round
+    for a in range(NUM_PLAYERS):
+        for t in range(tiles):
+            v = view_tile(t, a, tiles)
+            planes[a, P_WATER * tiles + v] = full * (terrain[t] == WATER) + rnd
+            planes[a, P_FLAG * tiles + v] = full * (terrain[t] == FLAG) + rnd
+
+
+@njit(cache=True, _nrt=False)
+def observe_env(s, p, e, obs, masks):
+    """Every player's planes (``obs[a]``, see constants.Plane) and action mask of env e,
+    written whole (after a reset, or a position set from outside): the unit planes
+    cleared, masks copied from the no-op-only template, then the map, the units and the
+    constant planes drawn."""
+    planes = obs.reshape(obs.shape[0], obs.size // obs.shape[0])
+    tiles = s.terrain.shape[1] * s.terrain.shape[1]
+    for a in range(NUM_PLAYERS):
+        for i in range(P_WATER * tiles):
+            planes[a, i] = 0
+        copy_into(masks[a], p.noop_mask)
+    draw_map(s, p, e, planes)
+    draw_units(s, p, e, planes, masks)
+    show_counters(s, p, e, planes, True)
+
+
+@njit(cache=True, _nrt=False)
+def before_turn(s, e, planes, masks):
+    """A step's in-place update, before the turn: the units the planes show erased."""
+    erase_units(s, e, planes, masks)
+
+
+@njit(cache=True, _nrt=False)
+def after_turn(s, p, e, planes, masks):
+    """A step's in-place update, after the turn: the units drawn and the constant planes
+    that changed rewritten (see the module's docstring)."""
+    draw_units(s, p, e, planes, masks)
+    show_counters(s, p, e, planes, False)
