@@ -178,16 +178,15 @@ class BatchedGame(ABC):
         self._started[ids] = True
         self._all_started = bool(self._started.all())
 
-    def step(self, actions=None, autoreset=False, validate=True):
+    def step(self, actions=None, autoreset=False):
         """One turn in every env with ``actions`` (or ``self.actions``, as written there).
 
         Envs whose game is over are skipped (reset them, or step with ``autoreset``);
-        ``RuntimeError`` before every env was reset once.
-        Raises ``ValueError`` for an action outside ``[0, action_values)``, before any change
-        (``validate=False`` skips the check, for callers that already made it).  An array
-        laid out as ``self.actions`` (int64, C order, writeable) is read where it is;
-        others are copied into ``self.actions`` first (a command per cell makes that copy
-        a sizable part of a step).
+        ``RuntimeError`` before every env was reset once.  Raises ``TypeError`` or
+        ``ValueError`` for actions that are not integers of the batch's shape, or outside
+        ``[0, action_values)``, before any change.  An array laid out as ``self.actions``
+        (int64, C order, writeable) is read where it is; others are copied into
+        ``self.actions`` first (a command per cell makes that copy a sizable part of a step).
         """
         if not self._all_started:
             raise RuntimeError(f"step() before reset(): envs {np.flatnonzero(~self._started)[:8].tolist()} "
@@ -205,8 +204,12 @@ class BatchedGame(ABC):
             if not self._same_layout(actions):
                 self.actions[...] = actions
                 actions = self.actions
-        if validate:
-            self.check_actions(actions)
+        self.check_actions(actions)
+        self._advance(actions, autoreset)
+
+    def _advance(self, actions, autoreset=False):
+        """The step kernel on ``actions`` (laid out as ``self.actions``), unchecked: only
+        for the front-ends that checked every action themselves (the ParallelEnv)."""
         self._step(self.state, self.params, self.chunks(),
                    (actions, bool(autoreset)) + self._step_buffers())
 

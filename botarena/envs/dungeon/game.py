@@ -61,8 +61,8 @@ class DungeonGame(BatchedGame):
         super().reset(seed, env_ids)
         self._shield()
 
-    def step(self, actions=None, autoreset=False, validate=True):
-        super().step(actions, autoreset, validate)
+    def _advance(self, actions, autoreset=False):
+        super()._advance(actions, autoreset)
         self._shield()
 
     def _shield(self):
