@@ -43,20 +43,17 @@ def tower_plane(q, a):
     return P_OWN_TOWERS if q == a else P_ENEMY_TOWERS
 
 
-@njit(cache=True, _nrt=False)
-def draw_bot_mask(s, p, e, a, t, mask):
-    """Player a's mask entries at absolute tile t, where an own bot stands: the possible
-    moves, blast, and transform unless t is a base or the tower pool is full."""
-    size = s.terrain.shape[1]
-    tiles = size * size
-    terrain = s.terrain[e].reshape(tiles)
+@njit(cache=True, _nrt=False, inline="always")
+def draw_bot_mask(terrain, tower_at, nbr, base_tile, t, a, pool_open, mask):
+    """Player a's mask entries at absolute tile t (``terrain``, ``tower_at``: its env's,
+    flat), where an own bot stands: the possible moves, blast, and transform unless t is
+    a base or the tower pool is full (``pool_open`` False)."""
+    tiles = terrain.shape[0]
     base = view_tile(t, a, tiles) * NUM_COMMANDS
     for k in range(NUM_DIRECTIONS):
-        mask[base + FIRST_MOVE + k] = step_ok(terrain, s.tower_at[e], p.nbr, t,
-                                              view_direction(k, a))
+        mask[base + FIRST_MOVE + k] = step_ok(terrain, tower_at, nbr, t, view_direction(k, a))
     mask[base + C_BLAST] = 1
-    mask[base + C_TRANSFORM] = (t != p.base_tile[0] and t != p.base_tile[1]
-                                and s.num_towers[e, a] < s.tower_x.shape[2])
+    mask[base + C_TRANSFORM] = pool_open and t != base_tile[0] and t != base_tile[1]
 
 
 @njit(cache=True, _nrt=False)
@@ -67,10 +64,12 @@ def draw_units(s, p, e, planes, masks):
     they are zero afterwards as between uses)."""
     size = s.terrain.shape[1]
     tiles = size * size
+    terrain, tower_at = s.terrain[e].reshape(tiles), s.tower_at[e]
     full, rnd = p.full, p.round
     count_bots(s, e)
     for q in range(NUM_PLAYERS):
         count, hp_sum = s.count[e, q], s.hp_sum[e, q]
+        pool_open = s.num_towers[e, q] < s.tower_x.shape[2]
         for i in range(s.num_bots[e, q]):
             if s.bot_dead[e, q, i]:
                 continue
@@ -85,7 +84,7 @@ def draw_units(s, p, e, planes, masks):
                 k = bot_plane(q, a) * tiles + view_tile(t, a, tiles)
                 planes[a, k] = full * min(c, BOT_COUNT_CAP) / BOT_COUNT_CAP + rnd
                 planes[a, k + BOT_HP_OFFSET * tiles] = full * hp / (c * p.max_bot_hp) + rnd
-            draw_bot_mask(s, p, e, q, t, masks[q])
+            draw_bot_mask(terrain, tower_at, p.nbr, p.base_tile, t, q, pool_open, masks[q])
         for i in range(s.num_towers[e, q]):
             if s.tower_dead[e, q, i]:
                 continue

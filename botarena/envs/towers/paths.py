@@ -86,15 +86,11 @@ def field_of(s, p, e, dest):
 
 
 @njit(cache=True, _nrt=False)
-def next_tile(s, p, e, t, dest):
-    """The tile a bot on tile t steps to on a shortest path to tile ``dest`` (t != dest),
-    or -1 if none leads there."""
+def step_by_field(s, p, e, t, dest):
+    """The neighbour of tile t on a shortest path to tile ``dest`` by env e's distance
+    field to ``dest``, or -1 if none leads there."""
     size = s.terrain.shape[1]
     terrain, tower_at, nbr = s.terrain[e].reshape(size * size), s.tower_at[e], p.nbr
-    for k in range(NUM_DIRECTIONS):
-        if nbr[t, k] == dest:
-            if step_ok(terrain, tower_at, nbr, t, k):
-                return dest
     if not passable(terrain, tower_at, dest):
         return -1
     dist = s.field[e, field_of(s, p, e, dest)]
@@ -106,3 +102,15 @@ def next_tile(s, p, e, t, dest):
         if n >= 0 and dist[n] != UNREACHED and dist[n] < best and step_ok(terrain, tower_at, nbr, t, k):
             best, choice = dist[n], n
     return choice
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def next_tile(s, p, e, terrain, tower_at, t, dest):
+    """The tile a bot on tile t steps to on a shortest path to tile ``dest`` (t != dest),
+    or -1 if none leads there (``terrain``, ``tower_at``: env e's, flat).  A passable
+    neighbour is stepped to at once (most moves: a command targets a neighbour)."""
+    nbr = p.nbr
+    for k in range(NUM_DIRECTIONS):
+        if nbr[t, k] == dest and step_ok(terrain, tower_at, nbr, t, k):
+            return dest
+    return step_by_field(s, p, e, t, dest)

@@ -66,7 +66,7 @@ def view_direction(k, player):
     return k if player == 0 else (k + NUM_DIRECTIONS // 2) % NUM_DIRECTIONS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def tower_age(s, e, a, i):
     return s.turn[e] - s.tower_born[e, a, i]
 
@@ -251,8 +251,9 @@ def apply_damage(s, p, e):
 
 
 @njit(cache=True, _nrt=False)
-def walk(s, p, e, a, i):
-    """Bot i of player a walks ``bot_speed`` towards its target; True if it stands on it."""
+def walk(s, p, e, a, i, terrain):
+    """Bot i of player a walks ``bot_speed`` towards its target; True if it stands on it
+    (``terrain``: env e's, flat)."""
     size = s.terrain.shape[1]
     x, y = float(s.bot_x[e, a, i]), float(s.bot_y[e, a, i])
     tx, ty = float(s.bot_tx[e, a, i]), float(s.bot_ty[e, a, i])
@@ -263,7 +264,7 @@ def walk(s, p, e, a, i):
         t = tile_of(x, y, size)
         wx, wy = tx, ty
         if t != dest:
-            n = next_tile(s, p, e, t, dest)
+            n = next_tile(s, p, e, terrain, s.tower_at[e], t, dest)
             if n < 0:
                 break
             if n != dest:
@@ -288,6 +289,7 @@ def walk(s, p, e, a, i):
 def move_bots(s, p, e):
     """Phase 6: living bots walk towards their targets (see ``walk``)."""
     size = s.terrain.shape[1]
+    terrain = s.terrain[e].reshape(size * size)
     for a in range(NUM_PLAYERS):
         for i in range(s.num_bots[e, a]):
             cmd = s.bot_cmd[e, a, i]
@@ -298,7 +300,7 @@ def move_bots(s, p, e):
             if cmd == TRANSFORM and tile_of(s.bot_x[e, a, i], s.bot_y[e, a, i], size) == \
                     tile_of(s.bot_tx[e, a, i], s.bot_ty[e, a, i], size):
                 continue
-            if walk(s, p, e, a, i) and cmd == MOVE:
+            if walk(s, p, e, a, i, terrain) and cmd == MOVE:
                 s.bot_cmd[e, a, i] = IDLE
 
 
