@@ -319,20 +319,43 @@ def count_bots(s, e):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def may_transform(s, p, e, a, i, size):
+    """Bot i of player a is living, has a transform command and stands on its target's
+    tile, which is no base and holds no tower (the other bots there and the tower pool
+    are checked after)."""
+    if s.bot_cmd[e, a, i] != TRANSFORM or s.bot_dead[e, a, i]:
+        return False
+    t = tile_of(s.bot_x[e, a, i], s.bot_y[e, a, i], size)
+    if t != tile_of(s.bot_tx[e, a, i], s.bot_ty[e, a, i], size):
+        return False
+    return t != p.base_tile[0] and t != p.base_tile[1] and s.tower_at[e, t] < 0
+
+
+@njit(cache=True, _nrt=False)
+def any_may_transform(s, p, e):
+    """Some bot of env e passes ``may_transform`` (else phase 7 has nothing to do and
+    skips counting the bots)."""
+    size = s.terrain.shape[1]
+    for a in range(NUM_PLAYERS):
+        for i in range(s.num_bots[e, a]):
+            if may_transform(s, p, e, a, i, size):
+                return True
+    return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def transform(s, p, e):
     """Phase 7: bots on their transform target's tile become towers where they may."""
+    if not any_may_transform(s, p, e):
+        return
     size = s.terrain.shape[1]
     max_towers = s.tower_x.shape[2]
     count_bots(s, e)
     for a in range(NUM_PLAYERS):
         for i in range(s.num_bots[e, a]):
-            if s.bot_cmd[e, a, i] != TRANSFORM or s.bot_dead[e, a, i]:
+            if not may_transform(s, p, e, a, i, size):
                 continue
             t = tile_of(s.bot_x[e, a, i], s.bot_y[e, a, i], size)
-            if t != tile_of(s.bot_tx[e, a, i], s.bot_ty[e, a, i], size):
-                continue
-            if t == p.base_tile[0] or t == p.base_tile[1] or s.tower_at[e, t] >= 0:
-                continue
             if s.count[e, 0, t] + s.count[e, 1, t] > 1:
                 continue
             k = s.num_towers[e, a]
