@@ -27,7 +27,7 @@ def passable(terrain, tower_at, t):
     return terrain[t] != WATER and tower_at[t] < 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def step_ok(terrain, tower_at, nbr, t, k):
     """A bot may step from tile t to its neighbour in direction k (``nbr[t, k]``, -1 off
     the map): that tile is passable and, for a diagonal (odd k), so are both tiles
