@@ -4,8 +4,8 @@
                                         [--steps 20] [--repeats 3]
 
 Both players of every env are the greedy bot (the default map): a game starts with 20
-bots a side and grows to ~300 units by turn ~150 (spawns at the bases, towers on the
-flag).  One row per position: the batch played greedy vs greedy from one seed up to
+bots a side, spawns a bot a side each turn up to the caps and builds towers on the flag:
+~110 units per env at turn 25, ~200 at turn 100, ~300 from turn ~200.  One row per position: the batch played greedy vs greedy from one seed up to
 ``turn`` (untimed), then ``--steps`` greedy steps timed from there.  Columns: the mean
 number of units (living or dead-this-turn, both players) per env while timed,
 env-steps/s of ``game.step(actions, autoreset=True)`` (the core's check and copy of the
