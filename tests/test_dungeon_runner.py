@@ -12,7 +12,7 @@ import pytest
 
 import botarena
 from botarena.envs.dungeon import agents as agents_module
-from botarena.envs.dungeon import replay as replay_module
+from botarena import replay as replay_module
 from botarena.envs.dungeon.agents import (AgentLoadError, AgentOpponent, GameState, PlayerState,
                                           PolicyAgent, bot_agent_class, load_agent, make_states)
 from botarena.envs.dungeon.config import Config
@@ -186,7 +186,7 @@ def test_tampered_replay_is_detected(tmp_path):
     replay_module.play(rec)                      # the original verifies
 
     def swap_action(line):                       # even a move that changes nothing is caught
-        line["actions"][0] = "l" if line["actions"][0] != "l" else "r"
+        line["actions"][0] = 3 if line["actions"][0] != 3 else 4
 
     def other_seed(line):
         line["seed"] += 1
@@ -204,7 +204,7 @@ def test_tampered_replay_is_detected(tmp_path):
         with pytest.raises(replay_module.ReplayError, match="mismatch"):
             replay_module.play(bad)
     lines = open(rec).read().splitlines()
-    open(bad, "w").write("\n".join(lines[:20] + lines[21:]) + "\n")   # a tick left out
+    open(bad, "w").write("\n".join(lines[:20] + lines[21:]) + "\n")   # a turn left out
     with pytest.raises(replay_module.ReplayError):
         replay_module.play(bad)
     open(bad, "w").write("not json\n")
@@ -458,9 +458,9 @@ def test_interactive_window_smoke(tmp_path):
     # the replay holds the first game, the restart and the human's bomb and move
     game, header, _ = replay_module.play(str(rec))
     lines = [json.loads(t) for t in rec.read_text().splitlines()]
-    human_moves = [t["actions"][1] for t in lines if t["type"] == "tick"]
+    human_moves = [agents_module.ACTIONS[t["actions"][1]] for t in lines if t["type"] == "turn"]
     assert human_moves[2] == "p" and human_moves[6] == "u"
-    assert any(t["type"] == "restart" for t in lines)
+    assert any(t["type"] == "reset" for t in lines)
     # the window replays it too
     r2 = cli("--replay", str(rec), "--tick-step", "0", "--wait-end", "0",
              env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})

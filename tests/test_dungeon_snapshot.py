@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from botarena.envs.dungeon.constants import METAL
-from botarena.envs.dungeon.replay import canonical_snapshot
+from botarena.replay import canonical as canonical_snapshot
 from botarena.envs.dungeon_v0 import Config, DungeonGame, parallel_env
 
 CONFIGS = [{}, {"num_players": 4, "width": 13, "height": 11}, {"view": "ego", "shield": True}]

@@ -17,7 +17,7 @@ In both modes an agent that raises, or answers anything but '' u d l r p, does n
 tick (with a warning on stderr) and the match goes on.  ``interactive`` adds a player for
 the keyboard (arrows move, space bombs, Enter pauses, R restarts on a new map, Esc quits);
 ``watch`` reloads an agent file when it changes (between ticks); ``record`` writes a replay
-(``replay``).  The window uses pygame (imported only when one opens).
+(``botarena.replay``: the format of every game).  The window uses pygame (imported only when one opens).
 """
 import argparse
 import os
@@ -29,8 +29,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ... import replay as replay_module
 from ...core import rng as rng_module
-from . import replay as replay_module
 from .agents import (ACTIONS, AgentLoadError, AgentSpec, action_index, load_agent, make_states)
 from .config import Config
 from .constants import MAX_PLAYERS, RANDOM_BOARD
@@ -318,11 +318,12 @@ class Runner:
         if self.watch:
             self._check_watch()
         moves = self._collect()
-        self.game.step(np.array([[ACTIONS.index(m) for m in moves]], dtype=np.int64))
+        actions = [ACTIONS.index(m) for m in moves]
+        self.game.step(np.array([actions], dtype=np.int64))
         self.iterations += 1
         self.history.append((self.tick, moves))
         if self.recorder is not None:
-            self.recorder.tick(self.tick, moves, self.game.snapshot())
+            self.recorder.turn(int(self.game.state.steps[0]), actions, self.game.snapshot())
         if self.verbose:
             self.out.write(self.game.render_ansi())
         if self.realtime:
@@ -337,7 +338,7 @@ class Runner:
         self.game.reset(seed=seed)
         self.history = []
         if self.recorder is not None:
-            self.recorder.restart(seed, self.game.snapshot())
+            self.recorder.reset(seed, self.game.snapshot())
         self._start_agents()
         if self.realtime:
             self._post_states()
@@ -351,8 +352,8 @@ class Runner:
     def run(self):
         self.game.reset(seed=self.seed)
         if self.record_path:
-            self.recorder = replay_module.Recorder(self.record_path, self.config, self.seed,
-                                                   self.names, self.game.snapshot())
+            self.recorder = replay_module.Recorder(self.record_path, "dungeon_v0", self.config,
+                                                   self.seed, self.names, self.game.snapshot())
         try:
             self._start_agents()
             if self.realtime:
@@ -469,9 +470,9 @@ def play_replay(path, headless=True, tick_step=0.1, out=None, wait_end=None):
 
     try:
         game, header, recorded = replay_module.play(path, verify=True,
-                                                    on_tick=show if window else None)
+                                                    on_turn=show if window else None)
         result = result_of(game, header.get("agents"))
-        if recorded is not None and recorded != replay_module._plain(result):
+        if recorded is not None and recorded != replay_module.plain(result):
             raise replay_module.ReplayError("the recorded result differs from the replayed one")
         print(format_result(result), file=out)
         print("replay verified", file=out)
