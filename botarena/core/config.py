@@ -70,8 +70,3 @@ def check_common(config):
         if hasattr(config, name) and getattr(config, name) not in allowed:
             raise ValueError(f"{name} must be one of {allowed}, got {getattr(config, name)!r}")
 
-
-def check_view(config):
-    """Raise ``ValueError`` for a bad ``view`` (also part of ``check_common``)."""
-    if config.view not in VIEWS:
-        raise ValueError(f"view must be one of {VIEWS}, got {config.view!r}")

@@ -1,20 +1,15 @@
 """Towers' configuration: one frozen dataclass; every constant of the rules is a field."""
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Optional
 
-from ...core.config import check_common
+from ...core.config import MAX_PENALTY, MAX_POINTS, MAX_SIZE, MAX_TURNS, bounded, check_common
 from .constants import RANDOM_BOARD
 from .maps import MIN_SIZE, load_map
 
-INT_FIELDS = ("map_size", "num_turns", "num_bots_start", "bot_spawn_frequency", "max_num_bots",
-              "max_num_towers", "max_bot_hp", "max_tower_hp", "bot_blast_damage_points",
-              "tower_blast_damage_points", "tower_min_blast_age", "bot_score_multiplier",
-              "tower_score_multiplier", "transform_hp_factor", "flag_size")
-POSITIVE = ("map_size", "num_turns", "max_num_bots", "max_num_towers", "max_bot_hp",
-            "max_tower_hp", "transform_hp_factor")
-FLOAT_FIELDS = ("bot_speed", "bot_blast_impact_radius", "tower_blast_impact_radius", "water",
-                "turn_score_weight")
-LIMIT = 1_000_000            # every count and HP stays well inside int32
+MAX_UNITS = 100_000          # bots or towers of a player
+MAX_HP = 1_000_000           # hit points and damage (int32 with room to spare)
+MAX_WATER = 0.5              # water share of a generated map (the halves must connect)
+MIN_LENGTH = 1e-6            # speeds and radii are positive lengths in tiles
 
 
 @dataclass(frozen=True)
@@ -45,59 +40,40 @@ class Config:
     obs_dtype: "uint8" or "float32"; max_steps: truncate after that many steps (None).
     """
     board: object = "default"
-    map_size: int = 30
-    water: float = 0.12
-    flag_size: int = 4
-    num_turns: int = 1000
-    num_bots_start: int = 20
-    bot_spawn_frequency: int = 1
-    max_num_bots: int = 150
-    max_num_towers: int = 100
-    max_bot_hp: int = 200
-    max_tower_hp: int = 600
-    bot_speed: float = 1.0
-    bot_blast_impact_radius: float = 2.0
-    bot_blast_damage_points: int = 50
-    tower_blast_impact_radius: float = 6.0
-    tower_blast_damage_points: int = 500
-    tower_min_blast_age: int = 3
-    bot_score_multiplier: int = 10
-    tower_score_multiplier: int = 25
-    transform_hp_factor: int = 3
+    map_size: int = bounded(30, MIN_SIZE, MAX_SIZE)
+    water: float = bounded(0.12, 0.0, MAX_WATER)
+    flag_size: int = bounded(4, 0, MAX_SIZE)
+    num_turns: int = bounded(1000, 1, MAX_TURNS)
+    num_bots_start: int = bounded(20, 0, MAX_UNITS)
+    bot_spawn_frequency: int = bounded(1, 0, MAX_UNITS)
+    max_num_bots: int = bounded(150, 1, MAX_UNITS)
+    max_num_towers: int = bounded(100, 1, MAX_UNITS)
+    max_bot_hp: int = bounded(200, 1, MAX_HP)
+    max_tower_hp: int = bounded(600, 1, MAX_HP)
+    bot_speed: float = bounded(1.0, MIN_LENGTH, MAX_SIZE)
+    bot_blast_impact_radius: float = bounded(2.0, MIN_LENGTH, MAX_SIZE)
+    bot_blast_damage_points: int = bounded(50, 0, MAX_HP)
+    tower_blast_impact_radius: float = bounded(6.0, MIN_LENGTH, MAX_SIZE)
+    tower_blast_damage_points: int = bounded(500, 0, MAX_HP)
+    tower_min_blast_age: int = bounded(3, 0, MAX_TURNS)
+    bot_score_multiplier: int = bounded(10, 0, MAX_POINTS)
+    tower_score_multiplier: int = bounded(25, 0, MAX_POINTS)
+    transform_hp_factor: int = bounded(3, 1, MAX_HP)
     reward: str = "score"
-    turn_score_weight: float = 0.0
+    turn_score_weight: float = bounded(0.0, -MAX_PENALTY, MAX_PENALTY)
     obs_dtype: str = "uint8"
-    max_steps: Optional[int] = None
+    max_steps: Optional[int] = bounded(None, 1, MAX_TURNS)
 
     def __post_init__(self):
         check_common(self)
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in INT_FIELDS:
-                if not isinstance(value, int) or isinstance(value, bool):
-                    raise ValueError(f"{f.name} must be an int, got {value!r}")
-                low = 1 if f.name in POSITIVE else 0
-                if not low <= value <= LIMIT:
-                    raise ValueError(f"{f.name} must be in [{low}, {LIMIT}], got {value}")
-            elif f.name in FLOAT_FIELDS:
-                if not isinstance(value, (int, float)) or isinstance(value, bool) \
-                        or value != value or abs(value) > LIMIT:
-                    raise ValueError(f"{f.name} must be a finite number, got {value!r}")
-        if self.map_size < MIN_SIZE:
-            raise ValueError(f"map_size must be >= {MIN_SIZE}, got {self.map_size}")
-        for name in ("bot_speed", "bot_blast_impact_radius", "tower_blast_impact_radius"):
-            if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
-        if not 0.0 <= self.water <= 0.5:
-            raise ValueError(f"water must be in [0, 0.5], got {self.water}")
         if self.flag_size > self.map_size - 2:
             raise ValueError(f"flag_size must be <= map_size - 2 = {self.map_size - 2}, "
                              f"got {self.flag_size}")
         if self.num_bots_start > self.max_num_bots:
             raise ValueError(f"num_bots_start ({self.num_bots_start}) exceeds max_num_bots "
                              f"({self.max_num_bots})")
-        if self.transform_hp_factor * self.max_bot_hp > LIMIT:
-            raise ValueError("transform_hp_factor * max_bot_hp must be <= 1000000")
+        if self.transform_hp_factor * self.max_bot_hp > MAX_HP:
+            raise ValueError(f"transform_hp_factor * max_bot_hp must be <= {MAX_HP}")
         self.load_map()
 
     @property
