@@ -52,6 +52,7 @@ PARALLEL_STEPS = (10_000, 1_500)
 SUPERSUIT_STEPS = (2_000, 300)
 NOJIT_STEPS = (40, 8)
 MIN_STEPS, MAX_STEPS = 10, 20_000
+ARRAY_ACTION_POOL = 16     # random command grids recorded for array-action games
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -87,9 +88,13 @@ def record_actions(game, steps, seed):
     (``int64[steps, *actions.shape]``).  ``Discrete`` games get random legal actions:
     replaying them from the same seed gives the same trajectory, so every replayed action
     is legal.  Array-action games get uniformly random entries in ``[0, action_values)``
-    (``actions.shape == (batch, agents) + action_shape``).  Also compiles the kernels."""
+    (``actions.shape == (batch, agents) + action_shape``), ``ARRAY_ACTION_POOL`` arrays at
+    most, replayed in turn (``actions[i % len(actions)]``): a command per tile for 200 steps
+    at batch 4096 would take ~12 GB for towers_v0.  Also compiles the kernels."""
     rng = np.random.default_rng(seed)
     legal_layout = game.masks.shape[:-1] == game.actions.shape
+    if not legal_layout:
+        steps = min(steps, ARRAY_ACTION_POOL)
     out = np.zeros((steps,) + game.actions.shape, dtype=np.int64)
     game.reset(seed)
     for i in range(steps):
@@ -116,7 +121,7 @@ def bench_kernel(env_id, batch, threads, args):
 
     def run():
         for i in range(steps):
-            game.step(actions[i], autoreset=True)
+            game.step(actions[i % len(actions)], autoreset=True)
 
     rate = _median_rate(run, steps * batch * game.num_agents, args.repeats,
                         prepare=lambda: game.reset(SEED))
@@ -227,7 +232,7 @@ def _nojit_worker(env_id, args):
 
         def run():
             for i in range(steps):
-                game.step(actions[i], autoreset=True)
+                game.step(actions[i % len(actions)], autoreset=True)
 
         rate = _median_rate(run, steps * batch * game.num_agents, args.repeats,
                             prepare=lambda: game.reset(SEED))
