@@ -284,9 +284,13 @@ class BatchedGame(ABC):
         return list(range(self.num_agents))
 
     def copy_env(self, src, dst):
-        """Copy env ``src``'s whole state onto env ``dst`` (same game and config)."""
+        """Copy env ``src``'s whole state onto env ``dst`` (same game and config), with its
+        observations and masks (the games whose step updates them in place from the state
+        they show need them to match)."""
         for field in self.state:
             field[dst] = field[src]
+        self.obs[dst] = self.obs[src]
+        self.masks[dst] = self.masks[src]
 
     # -- what each game supplies ----------------------------------------------------
     @abstractmethod

@@ -121,12 +121,6 @@ class AntsGame(BatchedGame):
     def action_values(self):
         return NUM_COMMANDS
 
-    def copy_env(self, src, dst):
-        """Copy env ``src``'s state onto env ``dst``, with its observations and masks (a
-        step updates them in place from the state they show)."""
-        super().copy_env(src, dst)
-        self.obs[dst] = self.obs[src]
-        self.masks[dst] = self.masks[src]
 
     # -- views of one env ------------------------------------------------------------
     def _ants(self, e):

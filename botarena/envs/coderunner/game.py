@@ -130,12 +130,6 @@ class CodeRunnerGame(BatchedGame):
     def num_actions(self):
         return NUM_ACTIONS
 
-    def copy_env(self, src, dst):
-        """Copy env ``src``'s state onto env ``dst``, with its observations and masks (a
-        step updates them from the state they show)."""
-        super().copy_env(src, dst)
-        self.obs[dst] = self.obs[src]
-        self.masks[dst] = self.masks[src]
 
     # -- views of one env ------------------------------------------------------------
     def _positions(self, pos, alive):

@@ -102,12 +102,6 @@ class TowersGame(BatchedGame):
     def action_values(self):
         return NUM_COMMANDS
 
-    def copy_env(self, src, dst):
-        """Copy env ``src``'s state onto env ``dst``, with its observations and masks (a
-        step updates them in place from the state they show)."""
-        super().copy_env(src, dst)
-        self.obs[dst] = self.obs[src]
-        self.masks[dst] = self.masks[src]
 
     # -- views of one env ------------------------------------------------------------
     def terrain(self, e=0):
