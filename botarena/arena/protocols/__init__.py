@@ -1,0 +1,80 @@
+"""The contest protocols, one module per game; ``protocol_class(env_id)`` finds one.
+
+A protocol turns env ``e`` of a batched game into the messages one seat's program reads,
+and that program's replies into the game's action for the seat.  It only reads the game.
+
+``Protocol(game, seat, names)``:
+
+- ``terminator``: how a reply ends (``process.LINE`` or ``process.DOT``);
+- ``limits``: the contest's default ``Limits``; ``nonce``: replies carry the turn they
+  answer (a late reply is recognised and skipped), else buffered replies are dropped
+  before each message;
+- ``hello(e)`` the first message (or None); ``hello_reply``: whether the program answers
+  it, and ``check_hello(text)`` whether that answer is the expected one;
+- ``message(e)``: the turn's message; ``parse(text, e)``: the action, or raises
+  ``Garbled`` (the turn's no-op) or ``Stale`` (a reply to an earlier turn: read on);
+- ``goodbye(e)``: a last message once the game ends (or None);
+- ``on_failure``: what a timeout or a crash does: ``NOOP`` (the turn's no-op; a crashed
+  bot plays no-ops to the end) or ``ELIMINATE`` (the contest takes the bot out:
+  ``eliminate(game, e)`` applies it);
+- ``on_game_limit``: what spending the game's time budget does: ``NOOP`` (the bot is
+  stopped and plays no-ops to the end) or ``FORFEIT`` (the match ends, the bot loses).
+"""
+from importlib import import_module
+
+from ..process import LINE, Limits
+
+NOOP, ELIMINATE, FORFEIT = "noop", "eliminate", "forfeit"
+MODULES = {"paint_v0": "paint", "ants_v0": "ants", "coderunner_v0": "coderunner",
+           "towers_v0": "towers"}
+
+
+class Garbled(ValueError):
+    """A reply that is not a valid answer: the turn's no-op, with a warning."""
+
+
+class Stale(ValueError):
+    """A reply to an earlier turn: skipped, the next one is read."""
+
+
+class Protocol:
+    terminator = LINE
+    nonce = False
+    hello_reply = True
+    limits = Limits()
+    on_failure = NOOP
+    on_game_limit = NOOP
+
+    def __init__(self, game, seat, names):
+        self.game, self.seat, self.names = game, seat, list(names)
+
+    def noop(self):
+        """The game's no-op for this seat (0 everywhere)."""
+        return self.game.actions[0, self.seat] * 0
+
+    def hello(self, e):
+        return None
+
+    def check_hello(self, text):
+        return True
+
+    def message(self, e):
+        raise NotImplementedError
+
+    def parse(self, text, e):
+        raise NotImplementedError
+
+    def goodbye(self, e):
+        return None
+
+    def eliminate(self, game, e):
+        """Take this seat out of env ``e`` (protocols with ``ELIMINATE`` only)."""
+        raise NotImplementedError
+
+
+def protocol_class(env_id):
+    """The contest protocol of ``env_id``; ``ValueError`` for a game without one."""
+    if env_id not in MODULES:
+        raise ValueError(f"{env_id} has no contest text protocol: its programs are Python "
+                         "agents (python:FILE), see docs/arena.md")
+    return import_module(f"{__name__}.{MODULES[env_id]}").PROTOCOL
