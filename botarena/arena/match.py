@@ -99,6 +99,8 @@ def play(env_id, players, seed=None, config=None, record=None, log_dir=None, lim
                                               game.snapshot(0))
         for player in seats:
             player.start(game)
+        for player in seats:
+            player.ready(game)
         if _eliminate(game, seats, recorder):
             recorder = None
         while not game.over[0] and not any(p.forfeit for p in seats):

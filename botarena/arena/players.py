@@ -12,7 +12,8 @@
 - ``InProcessAgentPlayer`` (``python:`` with ``in_process=True``): the agent class run in
   the match process, for debugging only (no limits, no isolation).
 
-A player has ``start(game, e)``, ``request(game, e)`` (send the turn's message: every
+A player has ``start(game, e)`` and ``ready(game, e)`` (every player is started before
+any is waited for), ``request(game, e)`` (send the turn's message: every
 player is asked before any reply is read, so programs think at the same time),
 ``respond(game, e)`` (the seat's action), ``finish(game, e)`` and ``close()``, and keeps
 its ``stats`` (``SeatStats``).  ``warn(seat, text)`` reports every skipped move.
@@ -99,6 +100,9 @@ class Player:
         self.stats = SeatStats(spec.name, spec.kind)
 
     def start(self, game, e=0):
+        pass
+
+    def ready(self, game, e=0):
         pass
 
     def request(self, game, e=0):
@@ -271,6 +275,8 @@ class ProcessPlayer(Player):
         self.argv, self.protocol, self.limits = argv, protocol, limits
         self.stats.log = log_path
         self.proc = None
+        self.hello_deadline = None
+        self.awaiting_hello = False
         self.used = 0.0            # seconds of replies this game
         self.sent_at = None
 
@@ -297,6 +303,7 @@ class ProcessPlayer(Player):
             self.warn(self.seat, reason + "; no-op")
 
     def start(self, game, e=0):
+        self.hello_deadline = time.monotonic() + self.limits.start_s
         try:
             self.proc = BotProcess(self.argv, self.stats.log, self.limits,
                                    self.protocol.terminator)
@@ -306,13 +313,14 @@ class ProcessPlayer(Player):
         hello = self.protocol.hello(e)
         if hello is None:
             return
-        deadline = time.monotonic() + self.limits.start_s
-        if not self.proc.send(hello, deadline):
+        if not self.proc.send(hello, self.hello_deadline):
             self._failure("did not take the first message", crashed=not self.proc.running)
+        self.awaiting_hello = self.protocol.hello_reply
+
+    def ready(self, game, e=0):
+        if self.out or not self.awaiting_hello:
             return
-        if not self.protocol.hello_reply:
-            return
-        status, text = self.proc.read(deadline)
+        status, text = self.proc.read(self.hello_deadline)
         if status == CLOSED:
             self._failure("exited before the game", crashed=True)
         elif status != OK:

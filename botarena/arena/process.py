@@ -2,7 +2,9 @@
 
 ``BotProcess(argv, log_path, limits)`` starts ``argv`` in a new session (its own process
 group), its stderr appended to ``log_path``, its address space capped at
-``limits.memory_mb`` (``resource.setrlimit(RLIMIT_AS)`` in the child).  The match talks to
+``limits.memory_mb`` and the files it writes (its log included) at ``limits.log_mb``
+(``resource.setrlimit`` ``RLIMIT_AS`` and ``RLIMIT_FSIZE`` in the child: a bot that
+writes past it is killed by the system, a crash).  The match talks to
 it only through bytes:
 
 - ``send(text, deadline)`` writes without blocking past ``deadline`` (a bot that does not
@@ -38,12 +40,14 @@ MIB = 1 << 20
 class Limits:
     """Per player: ``turn_s`` seconds for a reply, ``start_s`` for the first exchange
     (start-up included), ``game_s`` for all replies of a game together (None: no limit),
-    ``message_bytes`` for one reply, ``memory_mb`` of address space (None: no limit)."""
+    ``message_bytes`` for one reply, ``memory_mb`` of address space and ``log_mb`` for
+    the files it writes (None: no limit)."""
     turn_s: float = 1.0
     start_s: float = 10.0
     game_s: float = None
     message_bytes: int = 1 << 20
     memory_mb: int = 2048
+    log_mb: int = 64
 
     def replace(self, **changes):
         """A copy with the fields in ``changes`` (None values ignored)."""
@@ -52,10 +56,15 @@ class Limits:
         return Limits(**fields)
 
 
-def _limit_memory(megabytes):
+def _set_limits(limits):
+    """The function the child runs before the program: its resource limits."""
+    caps = [(resource.RLIMIT_AS, limits.memory_mb), (resource.RLIMIT_FSIZE, limits.log_mb)]
+
     def apply():
-        size = int(megabytes) * MIB
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        for which, megabytes in caps:
+            if megabytes is not None:
+                size = int(megabytes) * MIB
+                resource.setrlimit(which, (size, size))
     return apply
 
 
@@ -73,7 +82,7 @@ class BotProcess:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
                 cwd=cwd, env=env, start_new_session=True,
-                preexec_fn=None if limits.memory_mb is None else _limit_memory(limits.memory_mb))
+                preexec_fn=_set_limits(limits))
         except OSError:
             self._log.close()
             raise
