@@ -125,19 +125,18 @@ class BotProcess:
         return True
 
     def _pump(self, timeout):
-        """Read what is there (waiting up to ``timeout``); False at end of file."""
+        """Read what is there (waiting up to ``timeout``); whether anything came (the end
+        of the file counts)."""
         ready, _, _ = select.select([self._stdout], [], [], max(0.0, timeout))
         if not ready:
-            return True
+            return False
         try:
             chunk = os.read(self._stdout, READ_CHUNK)
         except BlockingIOError:
-            return True
+            return False
         except OSError:
             chunk = b""
-        if not chunk:
-            self._eof = True
-            return False
+        self._eof = not chunk
         self._in_buf += chunk
         return True
 
@@ -167,17 +166,17 @@ class BotProcess:
             return OK, message.decode("utf-8", errors="replace")
 
     def read(self, deadline):
-        """The next message: ``(status, text)`` (see the module doc)."""
+        """The next message: ``(status, text)`` (see the module doc).  What the bot wrote
+        before the call counts even when the deadline has passed (the match reads its
+        seats one after another)."""
         while True:
             taken = self._take()
             if taken is not None:
                 return taken
             if self._eof:
                 return CLOSED, None
-            left = deadline - time.monotonic()
-            if left <= 0:
+            if not self._pump(deadline - time.monotonic()) and time.monotonic() >= deadline:
                 return TIMEOUT, None
-            self._pump(left)
 
     def close(self):
         """Close the pipes, kill the process group, reap the process; the exit code."""
