@@ -61,10 +61,12 @@ class SeatStats:
     def summary(self):
         out = {k: v for k, v in dataclasses.asdict(self).items() if k != "latencies"}
         out["latency_ms"] = latency_percentiles(self.latencies)
+        out["latency_s"] = [round(x, LATENCY_DIGITS) for x in self.latencies]
         return out
 
 
 PERCENTILES = (50, 90, 99)
+LATENCY_DIGITS = 6          # microseconds
 
 
 def latency_percentiles(latencies):

@@ -9,8 +9,10 @@ observations the game already holds.
   (``action_masks`` are passed when its ``predict`` takes them), or a function
   ``f(obs, masks) -> actions``.  ``set_policy`` swaps the policy (self-play snapshots).
 
-``make_opponent(spec, game)`` turns a bot name (``"greedy"`` or ``"bot:greedy"``), an opponent
-or a policy into an opponent.
+``make_opponent(spec, game)`` turns a player spec string of the arena (``"bot:greedy"`` or
+just ``"greedy"``, ``"policy:model.zip"``, ``"python:agent.py[:Class]"``, ``"cmd:./mybot"``;
+see ``botarena.arena.spec``), an opponent or a policy into an opponent.  ``python:`` and
+``cmd:`` opponents run in processes of their own (``botarena.arena.opponent``).
 """
 import inspect
 
@@ -59,11 +61,26 @@ class PolicyOpponent:
 BOT_PREFIX = "bot:"
 
 
+def _env_id(game):
+    from ..registry import ENV_IDS, env_module
+    return next(env_id for env_id in ENV_IDS if isinstance(game, env_module(env_id).Game))
+
+
 def make_opponent(spec, game):
-    """An opponent from ``spec``: a bot name (``"greedy"`` or ``"bot:greedy"``), an object
+    """An opponent from ``spec``: a player spec string (a bare name is a bot), an object
     with ``act`` (used as it is), or a policy (see ``PolicyOpponent``)."""
     if isinstance(spec, str):
-        return ScriptedOpponent(spec.removeprefix(BOT_PREFIX), game)
+        if ":" not in spec:
+            return ScriptedOpponent(spec, game)
+        from ..arena.spec import parse_spec
+        parsed = parse_spec(spec)
+        if parsed.kind == "bot":
+            return ScriptedOpponent(parsed.target, game)
+        if parsed.kind == "policy":
+            from ..training.evaluate import load_model
+            return PolicyOpponent(load_model(parsed.target), deterministic=True)
+        from ..arena.opponent import ArenaOpponent
+        return ArenaOpponent(parsed, _env_id(game))
     if hasattr(spec, "act"):
         return spec
     return PolicyOpponent(spec)
