@@ -68,18 +68,18 @@ CONFORMANCE_CONFIGS = {
     ],
     "coderunner_v0": [
         {},
-        {"map": "random"},
+        {"board": "random"},
         {"obs_dtype": "float32"},
         {"reward": "zero_sum", "mirror": True},
         {"max_steps": 30},
     ],
     # short games (a whole default game is 1000 turns)
     "towers_v0": [
-        {"num_turns": 60},
-        {"board": "random", "water": 0.2, "num_turns": 50},
-        {"obs_dtype": "float32", "board": "islands", "num_turns": 50},
-        {"reward": "zero_sum", "turn_score_weight": 0.01, "board": "lanes", "num_turns": 50},
-        {"reward": "win_loss", "num_turns": 40},
+        {"max_turns": 60},
+        {"board": "random", "water": 0.2, "max_turns": 50},
+        {"obs_dtype": "float32", "board": "islands", "max_turns": 50},
+        {"reward": "zero_sum", "turn_score_weight": 0.01, "board": "lanes", "max_turns": 50},
+        {"reward": "win_loss", "max_turns": 40},
         {"max_steps": 30},
     ],
 }
@@ -93,9 +93,9 @@ DETERMINISM_CONFIGS = {
     ],
     # short games: the determinism tests expect autoreset to cross several games
     "dungeon_v0": [
-        {"max_ticks": 150},
+        {"max_turns": 150},
         {"num_players": 4, "width": 9, "height": 9, "metal_blocks": 8, "wooden_blocks": 10,
-         "ore_blocks": 3, "symmetric": True, "max_ticks": 120},
+         "ore_blocks": 3, "symmetric": True, "max_turns": 120},
     ],
     # short games: the determinism tests expect autoreset to cross several games
     # quad: neighbouring hills are 3 cells apart, so two colonies' only ants can trade on
@@ -109,12 +109,12 @@ DETERMINISM_CONFIGS = {
     # short games: the determinism tests expect autoreset to cross several games
     "coderunner_v0": [
         {"max_turns": 120},
-        {"map": "random", "max_turns": 100},
+        {"board": "random", "max_turns": 100},
     ],
     # short games: the determinism tests expect autoreset to cross several games
     "towers_v0": [
-        {"num_turns": 60},
-        {"board": "random", "num_turns": 50, "map_size": 12, "flag_size": 2},
+        {"max_turns": 60},
+        {"board": "random", "max_turns": 50, "map_size": 12, "flag_size": 2},
     ],
 }
 
@@ -124,7 +124,7 @@ RANDOM_CONFIGS = {
                  "obstacle_density": 0.15, "symmetric": False},
     "dungeon_v0": {"num_players": 3},
     "ants_v0": {"board": "quad", "num_players": 3},
-    "coderunner_v0": {"map": "random"},
+    "coderunner_v0": {"board": "random"},
     "towers_v0": {"board": "random"},
 }
 
@@ -133,7 +133,7 @@ SHORT_CONFIGS = {
     "paint_v0": {"board": "random", "num_players": 2, "width": 5, "height": 5,
                  "max_turns": 7},
     # no bomb can go off within 12 ticks (fuse 35): nobody dies, all end together
-    "dungeon_v0": {"max_ticks": 12},
+    "dungeon_v0": {"max_turns": 12},
     # food in store: no colony runs out of ants (and is eliminated early) whatever is played;
     # a small 6 x 6 map (36 cells): the PPO smoke tests' MultiDiscrete of a command per cell
     # stays small (SB3 samples one Categorical per cell)
@@ -141,7 +141,7 @@ SHORT_CONFIGS = {
                 "start_food": 12},
     "coderunner_v0": {"max_turns": 20},
     # a small map (64 tiles): the PPO smoke tests' MultiDiscrete of a command per tile
-    "towers_v0": {"board": "random", "map_size": 8, "flag_size": 2, "num_turns": 12,
+    "towers_v0": {"board": "random", "map_size": 8, "flag_size": 2, "max_turns": 12,
                   "num_bots_start": 4},
 }
 

@@ -71,7 +71,7 @@ def test_racer_keeps_out_of_a_pit():
 
 @pytest.mark.parametrize("mirror", [False, True])
 def test_racer_plays_legal_actions(mirror):
-    game = CodeRunnerGame(Config(map="random", mirror=mirror), 4)
+    game = CodeRunnerGame(Config(board="random", mirror=mirror), 4)
     game.reset(0)
     env_ids, agents = np.repeat(np.arange(4), 2), np.tile([0, 1], 4)
     out = np.zeros(8, dtype=np.int64)

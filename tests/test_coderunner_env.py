@@ -55,7 +55,7 @@ def test_bots_are_deterministic_and_score():
 
 @pytest.mark.parametrize("bot", ["random", "greedy", "trapper"])
 def test_bots_play_legal_actions(bot):
-    game = CodeRunnerGame(Config(map="random"), 4)
+    game = CodeRunnerGame(Config(board="random"), 4)
     game.reset(0)
     env_ids, agents = np.repeat(np.arange(4), 2), np.tile([0, 1], 4)
     out = np.zeros(8, dtype=np.int64)

@@ -47,7 +47,7 @@ def play_random_game(spec, seed):
     """700 seeded random turns on map ``spec``, checking the invariants after each."""
     data = load_map(spec)
     assert len(data.enemies) % 2 == 0 and data.enemies
-    game = CodeRunnerGame(Config(map=spec), 1)
+    game = CodeRunnerGame(Config(board=spec), 1)
     game.reset(seed)
     rng = np.random.default_rng(seed)
     prev = game.snapshot(0)["scores"].copy()
@@ -102,7 +102,7 @@ def test_generator_is_seeded_and_playable(seed):
 
 
 def test_random_pool_draws_maps_per_seed():
-    game = CodeRunnerGame(Config(map="random", random_maps=4), 8)
+    game = CodeRunnerGame(Config(board="random", random_maps=4), 8)
     game.reset(0)
     assert len({game.snapshot(e)["map"] for e in range(8)}) > 1
 
@@ -137,6 +137,6 @@ def test_bad_maps_are_rejected_with_clear_errors():
     with pytest.raises(ValueError, match="16 rows"):
         parse_map("\n".join(lines[:10]))
     with pytest.raises(ValueError, match="not 'random'"):
-        Config(map="no-such-map")
+        Config(board="no-such-map")
     with pytest.raises(ValueError):
         Config(max_turns=1300)

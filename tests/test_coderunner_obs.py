@@ -41,9 +41,9 @@ def random_legal(game, rng):
 
 @pytest.mark.parametrize("config", [
     {"max_turns": 120},
-    {"map": "random", "mirror": True, "obs_dtype": "float32", "max_turns": 150},
+    {"board": "random", "mirror": True, "obs_dtype": "float32", "max_turns": 150},
     # short delays: holes, gold and respawns come and go within a few turns
-    {"map": "random", "mirror": True, "gold_respawn": 2, "brick_restore": 3, "dig_delay": 1,
+    {"board": "random", "mirror": True, "gold_respawn": 2, "brick_restore": 3, "dig_delay": 1,
      "enemy_respawn": 2, "runner_respawn": 3, "max_turns": 90},
 ])
 def test_step_update_equals_planes_written_whole(config):

@@ -36,7 +36,7 @@ def scenario(rows, enemies=(), **config):
             prog = "T"   # TOP without a ladder: never legal, the enemy waits
         listed.append((r, c, tuple(PROGRAM_LETTERS[x] for x in prog)))
     data = MapData(cells, (spawns["R"], spawns["B"]), listed, "scenario")
-    game = CodeRunnerGame(Config(map=data, **config), 1)
+    game = CodeRunnerGame(Config(board=data, **config), 1)
     game.reset(0)
     game.view_size = (len(rows), len(rows[0]))
     return game

@@ -92,7 +92,7 @@ def test_ego_view_is_the_board_view_shifted(obs_dtype):
     boards: every ego window holds its board planes at the own player's offset, the same
     masks, rewards and flags."""
     config = dict(num_players=4, width=9, height=7, metal_blocks=6, wooden_blocks=8,
-                  ore_blocks=2, bomb_fuse=6, max_ticks=40, obs_dtype=obs_dtype)
+                  ore_blocks=2, bomb_fuse=6, max_turns=40, obs_dtype=obs_dtype)
     board, ego = DungeonGame(Config(**config), 3), DungeonGame(Config(view="ego", **config), 3)
     board.reset(seed=5)
     ego.reset(seed=5)
@@ -125,7 +125,7 @@ def test_observation_redrawn_where_changed_is_whole(view, obs_dtype):
     games with autoresets, the observation and masks equal a whole drawing of the same
     state into zeroed buffers."""
     config = Config(num_players=3, width=7, height=6, metal_blocks=4, wooden_blocks=8,
-                    ore_blocks=3, ore_hp=2, bomb_fuse=4, max_ticks=50, ammo_lifetime=9,
+                    ore_blocks=3, ore_hp=2, bomb_fuse=4, max_turns=50, ammo_lifetime=9,
                     ammo_delay=3, treasure_min=2, treasure_max=6, view=view,
                     obs_dtype=obs_dtype)
     game = DungeonGame(config, 4)

@@ -528,7 +528,7 @@ def test_last_alive_wins_even_with_a_lower_score():
 
 
 def test_time_limit_highest_score_wins_else_draw():
-    game = new_game(["0t..", "...1"], max_ticks=5, reward="win_loss")
+    game = new_game(["0t..", "...1"], max_turns=5, reward="win_loss")
     snap = step(game, "r", "")
     assert game.rewards[0].tolist() == [0.0, 0.0] and not snap["over"]
     snap = wait(game, 4)
@@ -536,7 +536,7 @@ def test_time_limit_highest_score_wins_else_draw():
     assert game.rewards[0].tolist() == [1.0, -1.0]
     assert game.terminated[0].tolist() == [True, True]
     assert game.truncated[0].tolist() == [False, False]
-    game = new_game(["0...", "...1"], max_ticks=5, reward="win_loss")
+    game = new_game(["0...", "...1"], max_turns=5, reward="win_loss")
     snap = wait(game, 5)
     assert snap["over"] and snap["winner"] == -1 and game.rewards[0].tolist() == [0.0, 0.0]
 

@@ -23,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = os.path.join(ROOT, "botarena", "envs", "dungeon", "sample_agents")
 RANDOM_AGENT = os.path.join(SAMPLES, "random_agent.py")
 SAFE_AGENT = os.path.join(SAMPLES, "safe_bomber.py")
-SHORT = {"max_ticks": 120}
+SHORT = {"max_turns": 120}
 
 
 def cli(*args, env=None, timeout=300):
@@ -232,7 +232,7 @@ def test_raising_and_garbage_agents_do_nothing_and_the_game_finishes(tmp_path, c
                 return ['nonsense', 3.5, object(), 'x', 'up'][game_state.tick_number % 5]
     """)
     for realtime in (False, True):
-        runner = Runner([raising, garbage], config={"max_ticks": 40}, seed=2, realtime=realtime,
+        runner = Runner([raising, garbage], config={"max_turns": 40}, seed=2, realtime=realtime,
                         tick_step=0.005)
         result = runner.run()
         assert result["over"] and result["tick"] == 40
@@ -281,7 +281,7 @@ def test_sync_mode_move_timeout(tmp_path):
                     time.sleep(0.3)
                 return 'l'
     """)
-    runner = Runner([hang, "bot:random"], config={"max_ticks": 20}, seed=1, realtime=False,
+    runner = Runner([hang, "bot:random"], config={"max_turns": 20}, seed=1, realtime=False,
                     move_timeout=0.05, on_tick=lambda r: time.sleep(0.03))
     start = time.monotonic()
     result = runner.run()
@@ -310,7 +310,7 @@ def test_watch_reloads_a_changed_agent_file(tmp_path):
             st = os.stat(path)
             os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
 
-    runner = Runner([str(path), "bot:random"], config={"max_ticks": 10}, seed=3, watch=True,
+    runner = Runner([str(path), "bot:random"], config={"max_turns": 10}, seed=3, watch=True,
                     on_tick=on_tick)
     runner.run()
     moves = [m[0] for _, m in runner.history]
@@ -333,14 +333,14 @@ def first_legal(obs, mask):
 
 
 def test_policy_agent_plays_a_match():
-    result = Runner([PolicyAgent(first_legal), "bot:random"], config={"max_ticks": 30},
+    result = Runner([PolicyAgent(first_legal), "bot:random"], config={"max_turns": 30},
                     seed=8).run()
     assert result["tick"] <= 30 and result["names"][0] == "PolicyAgent"
 
 
 def test_agent_opponent_plays_in_vector_env():
     opp = AgentOpponent(agents_module.load_agent(SAFE_AGENT).make)
-    venv = botarena.vector_env("dungeon_v0", 3, opponent=opp, seed=0, max_ticks=60)
+    venv = botarena.vector_env("dungeon_v0", 3, opponent=opp, seed=0, max_turns=60)
     venv.reset()
     rng = np.random.default_rng(0)
     dones = 0
@@ -354,7 +354,7 @@ def test_agent_opponent_plays_in_vector_env():
     # policy agents and builtin-bot agents as opponents, by spec string too
     for spec in (PolicyAgent(first_legal), bot_agent_class("safe_bomber"), RANDOM_AGENT):
         venv = botarena.vector_env("dungeon_v0", 2, opponent=AgentOpponent(spec), seed=1,
-                                   max_ticks=20)
+                                   max_turns=20)
         venv.reset()
         for _ in range(25):
             venv.step(np.zeros(2, dtype=np.int64))

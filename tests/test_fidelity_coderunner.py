@@ -70,7 +70,7 @@ def side_by_side(ours, theirs):
 
 def replay(trace):
     """(turns compared, turns identical before the first divergence, the divergence text)."""
-    config = Config(map=str(map_path(trace)), enemy_first_move_turn=1,
+    config = Config(board=str(map_path(trace)), enemy_first_move_turn=1,
                     max_turns=trace["duration"])
     game = CodeRunnerGame(config, num_envs=1)
     game.reset(seed=0)

@@ -6,7 +6,7 @@ order (``set_action_order``), step the recorded actions and compare the next rec
 state field by field.  The random spawns (the trace's ``spawned``; ours: ammo at full
 life, treasure on a new cell) are taken out of both sides and compared by count and kind;
 the treasure timer is not compared after a treasure spawn (a fresh random draw on both
-sides).  The engine's own settings: 1802 ticks for its 1800 (``max_ticks``).
+sides).  The engine's own settings: 1802 ticks for its 1800 (``max_turns``).
 """
 import gzip
 import json
@@ -42,7 +42,7 @@ def load_traces():
 
 def engine_config(trace):
     return Config(board="\n".join(trace["initial_map"]),
-                  max_ticks=trace["max_iterations"] + 2,     # the engine plays 1802
+                  max_turns=trace["max_iterations"] + 2,     # the engine plays 1802
                   ammo_lifetime=trace["constants"]["AMMO_PERISH_TTL"],
                   ammo_respawn=trace["constants"]["AMMO_RESPAWN_TTL"],
                   bomb_fuse=trace["constants"]["BOMB_TTL"])

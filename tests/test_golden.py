@@ -46,7 +46,7 @@ GOLDEN_CASES = {
     ],
     "coderunner_v0": [
         ({}, 0),
-        ({"map": "random"}, 1),
+        ({"board": "random"}, 1),
         ({"obs_dtype": "float32", "reward": "zero_sum"}, 2),
     ],
     "dungeon_v0": [
@@ -55,14 +55,14 @@ GOLDEN_CASES = {
         ({"num_players": 4, "obs_dtype": "float32", "reward": "zero_sum"}, 2),
         # short games with fast bombs: deaths, chains and autoresets within the 300 steps
         ({"width": 7, "height": 7, "metal_blocks": 4, "wooden_blocks": 6, "ore_blocks": 2,
-          "bomb_fuse": 5, "max_ticks": 60, "num_players": 3}, 3),
+          "bomb_fuse": 5, "max_turns": 60, "num_players": 3}, 3),
     ],
     "towers_v0": [
         ({}, 0),
-        ({"board": "random", "reward": "win_loss", "num_turns": 120}, 1),
+        ({"board": "random", "reward": "win_loss", "max_turns": 120}, 1),
         ({"obs_dtype": "float32", "reward": "zero_sum", "turn_score_weight": 0.01,
           "board": "islands"}, 2),
-        ({"board": "random", "map_size": 10, "flag_size": 2, "num_turns": 70}, 3),
+        ({"board": "random", "map_size": 10, "flag_size": 2, "max_turns": 70}, 3),
     ],
 }
 

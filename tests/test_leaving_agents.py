@@ -11,7 +11,7 @@ from botarena.core.rewards import REWARD_MODES, finish_step
 
 BOARD = "0..1.2\n......"
 SCENARIO = dict(board=BOARD, player_hp=1, bomb_fuse=2, treasure_min=10_000,
-                treasure_max=10_000, max_ticks=6)
+                treasure_max=10_000, max_turns=6)
 PLAYER_1_MOVES = [5, 2, 3]  # p (bomb), d, l: the fire hits player 2 on the third tick
 
 

@@ -118,7 +118,6 @@ def test_bots_check_their_indices(env_id, case):
 def test_a_map_file_that_is_not_text_is_named(env_id, tmp_path):
     path = tmp_path / "binary.txt"
     path.write_bytes(bytes(range(256)) * 4)
-    key = "map" if env_id == "coderunner_v0" else "board"
     module = botarena.env_module(env_id)
     with pytest.raises(ValueError, match="binary.txt.*not text"):
-        module.Config(**{key: str(path)})
+        module.Config(board=str(path))

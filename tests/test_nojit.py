@@ -31,11 +31,11 @@ NOJIT_CASES = {
     "dungeon_v0": [
         # a small map and short games: bombs go off, games end and autoreset within 60 ticks
         ({"width": 7, "height": 7, "metal_blocks": 4, "wooden_blocks": 6, "ore_blocks": 2,
-          "bomb_fuse": 5, "max_ticks": 25}, 0, 60),
+          "bomb_fuse": 5, "max_turns": 25}, 0, 60),
     ],
     "towers_v0": [
         # a small random map, short games: blasts, towers, autoresets within the 50 steps
-        ({"board": "random", "map_size": 8, "flag_size": 2, "num_turns": 20,
+        ({"board": "random", "map_size": 8, "flag_size": 2, "max_turns": 20,
           "num_bots_start": 4}, 0, 50),
     ],
 }

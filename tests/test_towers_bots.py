@@ -9,7 +9,7 @@ GAMES = 4
 
 
 def play(names, turns=250, board="random"):
-    game = TowersGame(Config(board=board, num_turns=turns), GAMES)
+    game = TowersGame(Config(board=board, max_turns=turns), GAMES)
     game.reset(11)
     ids = np.arange(GAMES)
     out = np.zeros((GAMES, 900), dtype=np.int64)

@@ -86,7 +86,7 @@ def test_bad_maps_are_named(make, match):
     ({"board": "nowhere"}, "not 'random', a bundled map"),
     ({"board": 3}, "board must be"),
     ({"map_size": 3}, r"map_size must be in \[6, 1000\], got 3"),
-    ({"num_turns": 0}, r"num_turns must be in \[1"),
+    ({"max_turns": 0}, r"max_turns must be in \[1"),
     ({"max_bot_hp": 2.5}, "max_bot_hp must be an int"),
     ({"bot_speed": 0}, r"bot_speed must be in \[1e-06, 1000\], got 0"),
     ({"bot_blast_impact_radius": float("nan")}, "must be a finite number"),

@@ -58,9 +58,9 @@ class UnitEvents:
 
 @pytest.mark.parametrize("obs_dtype", ["uint8", "float32"])
 @pytest.mark.parametrize("policy, config", [
-    ("greedy", {"num_turns": 150}),
-    ("random", {"num_turns": 100}),
-    ("greedy", {"board": "random", "num_turns": 120, "turn_score_weight": 0.5}),
+    ("greedy", {"max_turns": 150}),
+    ("random", {"max_turns": 100}),
+    ("greedy", {"board": "random", "max_turns": 120, "turn_score_weight": 0.5}),
 ])
 def test_step_update_equals_planes_written_whole(obs_dtype, policy, config):
     game = TowersGame(Config(obs_dtype=obs_dtype, **config), 4)

@@ -321,7 +321,7 @@ a.......
 # -- 9. spawn and the end --------------------------------------------------------------------
 def test_spawn_one_bot_a_turn_at_each_base_up_to_the_cap_and_the_game_ends():
     game = scenario(OPEN, num_bots_start=0, bot_spawn_frequency=1, max_num_bots=2,
-                    num_turns=4)
+                    max_turns=4)
     place(game, [])
     for turn in range(3):
         step(game)

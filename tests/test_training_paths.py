@@ -151,7 +151,7 @@ def test_short_training_saves_loads_and_plays(tmp_path):
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "botarena.training.ppo", "--env", "dungeon_v0",
            "--arch", "paths", "--channels", "8", "--path-values", "2", "--net-arch", "16",
-           "--config", 'view="board"', "max_ticks=60", "--timesteps", "256",
+           "--config", 'view="board"', "max_turns=60", "--timesteps", "256",
            "--num-envs", "4", "--pretrain-steps", "256", "--pretrain-epochs", "1",
            "--dagger-rounds", "1", "--dagger-steps", "128", "--eval-games", "4",
            "--no-eval-sampled", "--out", str(out), "--no-progress"]
@@ -166,7 +166,7 @@ def test_short_training_saves_loads_and_plays(tmp_path):
     model = load_model(str(out / "model.zip"))
     assert isinstance(model.policy.pi_features_extractor, PathPlanes)
     venv = botarena.vector_env("dungeon_v0", 2, opponent="random", obs_dtype="float32",
-                               max_ticks=60)
+                               max_turns=60)
     obs = venv.reset()
     actions, _ = model.predict(obs, action_masks=venv.action_masks(), deterministic=True)
     assert all(venv.action_masks()[i, a] for i, a in enumerate(actions))

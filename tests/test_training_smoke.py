@@ -85,7 +85,7 @@ def test_evaluate_counts_a_fixed_share_of_games_per_env():
         return actions
 
     r = evaluate(bomber_in_even_envs, "dungeon_v0", "random", games=8, seed=4, num_envs=4,
-                 max_ticks=300)
+                 max_turns=300)
     assert r["games"] == 8
     assert r["by_seat"]["0"]["games"] == r["by_seat"]["1"]["games"] == 4
     assert r["by_seat"]["0"]["losses"] >= 3   # the bomber loses most of its games

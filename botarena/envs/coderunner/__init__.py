@@ -38,7 +38,7 @@ Rewards
 
 Maps (``maps.py``)
     The original format (16 rows, ``R``/``B`` respawns, enemy list with programs, mirrored);
-    ``map=`` a bundled name, a path, the text, or ``"random"`` (a seeded pool of generated
+    ``board=`` a bundled name, a path, the text, or ``"random"`` (a seeded pool of generated
     maps, one drawn per reset).  Bundled: ``tower`` (floors narrowing to a summit, many
     ladders), ``cavern`` (open ledges over pits and trenches) and ``maze`` (walled rooms
     linked by ladders), drawn by hand; ``alpha`` (the default), ``beta``, ``gamma``, made by

@@ -2,7 +2,7 @@
 from dataclasses import dataclass
 from typing import Optional
 
-from ...core.config import MAX_PENALTY, MAX_POINTS, MAX_TURNS, bounded, check_common
+from ...core.config import MAX_PENALTY, MAX_POINTS, MAX_TURNS, bounded, check_common, renamed
 from .constants import RANDOM_MAP
 from .maps import load_map
 
@@ -13,15 +13,17 @@ MAX_RANDOM_MAPS = 64      # generated maps in a pool
 MAX_SEED = 2 ** 31 - 1
 
 
+@renamed(map="board")
 @dataclass(frozen=True)
 class Config:
     """Settings of a CodeRunner game (defaults: the ICPC 2013 contest's rules and
     original engine).
 
-    map: a bundled map name (``maps.BUNDLED``: "alpha", "beta", "gamma", generated, and
+    board: a bundled map name (``maps.BUNDLED``: "alpha", "beta", "gamma", generated, and
         "tower", "cavern", "maze", drawn by hand; default "alpha"), a path to a map
         file, a map's text, or "random": a pool of ``random_maps`` generated maps (seeds
-        ``map_seed`` .. ``map_seed + random_maps - 1``), one drawn per reset.
+        ``map_seed`` .. ``map_seed + random_maps - 1``), one drawn per reset.  (Formerly ``map``:
+        the old name still works, with a ``DeprecationWarning``.)
     max_turns: turns per game (700; the contest's range is 400..1200, shorter games are
         allowed for tests and curricula: 1..1200).
     brick_restore (25), gold_respawn (150), runner_respawn (50), enemy_respawn (25),
@@ -37,7 +39,7 @@ class Config:
     obs_dtype: "uint8" (0..255) or "float32" (0..1).
     max_steps: truncate an episode after that many steps (None: play to the end).
     """
-    map: object = "alpha"
+    board: object = "alpha"
     random_maps: int = bounded(8, 1, MAX_RANDOM_MAPS)
     map_seed: int = bounded(0, 0, MAX_SEED)
     max_turns: int = bounded(700, 1, MAX_TURNS_LIMIT)
@@ -63,5 +65,5 @@ class Config:
 
     def __post_init__(self):
         check_common(self)
-        if not (isinstance(self.map, str) and self.map == RANDOM_MAP):
-            load_map(self.map)
+        if not (isinstance(self.board, str) and self.board == RANDOM_MAP):
+            load_map(self.board)

@@ -8,7 +8,7 @@ WIDTH = 25
 MIDDLE = 12            # no enemy may start in this column; < MIDDLE is the left side
 NUM_RUNNERS = 2
 QUEUE = HEIGHT * WIDTH  # capacity of the removed-brick and collected-gold queues (state)
-RANDOM_MAP = "random"  # Config.map value: a pool of generated maps, one drawn per reset
+RANDOM_MAP = "random"  # Config.board value: a pool of generated maps, one drawn per reset
 
 # -- cells (``state.cells``) -------------------------------------------------------------
 EMPTY = 0

@@ -54,10 +54,10 @@ class CodeRunnerGame(BatchedGame):
 
     def __init__(self, config=None, num_envs=1, threads=None):
         config = Config() if config is None else config
-        if isinstance(config.map, str) and config.map == RANDOM_MAP:
+        if isinstance(config.board, str) and config.board == RANDOM_MAP:
             self.maps = [generate_map(config.map_seed + i) for i in range(config.random_maps)]
         else:
-            self.maps = [load_map(config.map)]
+            self.maps = [load_map(config.board)]
         self.max_enemies = max(1, max(len(m.enemies) for m in self.maps))
         self.stack_size = (config.max_turns + config.enemy_period - 1) // config.enemy_period + 1
         super().__init__(config, num_envs, threads)

@@ -21,7 +21,7 @@ ladders that make the way between rooms wind), drawn by hand: every gold reachab
 runners from every cell they can reach (no trap without a way out but digging); ``alpha``,
 ``beta``, ``gamma`` (the default ``alpha``) from the generator.
 
-``Config.map`` takes a bundled name (``BUNDLED``), a path to a file, the text itself, or
+``Config.board`` takes a bundled name (``BUNDLED``), a path to a file, the text itself, or
 ``"random"``: a pool of maps from ``generate_map`` (plain numpy, seeded), one drawn per
 reset from the env's GAME stream.
 

@@ -35,8 +35,8 @@ Rules (``rules.py``, one function per phase, in the order of rules/dungeon.md)
     comes back 70 ticks later.  What goes during a tick (blocks, items, bombs) stays in
     the way of that tick's spawns, and a destroyed block stops that tick's new fire.  The
     game ends when at most one player lives (all dying together: a draw) or after
-    ``max_ticks`` (1800) ticks.  Timings as measured on the original engine (2020 Coder
-    One), which these rules match tick by tick with ``max_ticks=1802`` (its length).
+    ``max_turns`` (1800) ticks.  Timings as measured on the original engine (2020 Coder
+    One), which these rules match tick by tick with ``max_turns=1802`` (its length).
 
 Rewards
     ``reward="score"`` (default): change of the own score; ``"zero_sum"``: change of the

@@ -2,7 +2,8 @@
 from dataclasses import dataclass
 from typing import Optional
 
-from ...core.config import MAX_PENALTY, MAX_POINTS, MAX_SIZE, MAX_TURNS, bounded, check_common
+from ...core.config import (MAX_PENALTY, MAX_POINTS, MAX_SIZE, MAX_TURNS, bounded, check_common,
+                            renamed)
 from ...core.grid import BOARD_VIEW
 from .constants import MAX_PLAYERS, MIN_PLAYERS, RANDOM_BOARD
 from .maps import CELLS_KEPT_PER_PLAYER, load_board
@@ -14,6 +15,7 @@ MAX_TIMER = 10_000                   # fuse and ammo timers (int16; one more tic
 MAX_ORE_HP = 255                     # ore hits (uint8 in the state)
 
 
+@renamed(max_ticks="max_turns")
 @dataclass(frozen=True)
 class Config:
     """Settings of a dungeon game (defaults: the seed and shared/rules/dungeon.md).
@@ -38,7 +40,8 @@ class Config:
     treasure_min, treasure_max: a treasure appears every randint(min, max) ticks (50, 250,
         both included); treasure_retry: when no cell is free it retries after
         randint(1, treasure_retry) ticks (50).
-    max_ticks: ticks per game (1800; the original engine plays 1802 for its 1800).
+    max_turns: ticks per game (1800; the original engine plays 1802 for its 1800).
+        (Formerly ``max_ticks``: the old name still works, with a ``DeprecationWarning``.)
     double_pay: the original engine's quirk (off by default, as the rules decide): a
         block already destroyed this tick pays its points again to every further fire
         that hits it in the same tick.
@@ -80,7 +83,7 @@ class Config:
     treasure_min: int = bounded(50, 1, MAX_TURNS)
     treasure_max: int = bounded(250, 1, MAX_TURNS)
     treasure_retry: int = bounded(50, 1, MAX_TURNS)
-    max_ticks: int = bounded(1800, 1, MAX_TURNS)
+    max_turns: int = bounded(1800, 1, MAX_TURNS)
     double_pay: bool = False
     reward: str = "score"
     hurt_penalty: float = bounded(0.0, 0.0, MAX_PENALTY)

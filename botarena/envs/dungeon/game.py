@@ -95,7 +95,7 @@ class DungeonGame(BatchedGame):
         danger_lut = _lut(full * danger, dtype, integer)
         hp_lut = _lut(full * (np.arange(c.player_hp + 1) / c.player_hp), dtype, integer)
         # the constant planes: full * count / total (in that order, as the step once computed)
-        time_lut = _lut(full * (c.max_ticks - np.arange(c.max_ticks + 1)) / c.max_ticks, dtype,
+        time_lut = _lut(full * (c.max_turns - np.arange(c.max_turns + 1)) / c.max_turns, dtype,
                         integer)
         ammo_lut = _lut(full * np.arange(AMMO_OBS_CAP + 1) / AMMO_OBS_CAP, dtype, integer)
         power_lut = _lut(full * np.arange(POWER_OBS_CAP + 1) / POWER_OBS_CAP, dtype, integer)
@@ -112,7 +112,7 @@ class DungeonGame(BatchedGame):
             ammo_lifetime=int(c.ammo_lifetime), ammo_delay=int(c.ammo_delay),
             ammo_respawn=int(c.ammo_respawn), treasure_min=int(c.treasure_min),
             treasure_max=int(c.treasure_max), treasure_retry=int(c.treasure_retry),
-            max_ticks=int(c.max_ticks), double_pay=bool(c.double_pay),
+            max_ticks=int(c.max_turns), double_pay=bool(c.double_pay),
             reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
             hurt_penalty=float(c.hurt_penalty), ego=c.view == EGO_VIEW,
             on=dtype(full), off=dtype(0),
@@ -218,5 +218,5 @@ class DungeonGame(BatchedGame):
                 out[7 + a, s.positions[e, a, 1], s.positions[e, a, 0]] = min(
                     1.0, max(0, s.hp[e, a]) / c.player_hp)
             out[7 + A + a] = min(1.0, max(0.0, s.scores[e, a] / total))
-        out[7 + 2 * A] = (c.max_ticks - s.tick[e]) / c.max_ticks
+        out[7 + 2 * A] = (c.max_turns - s.tick[e]) / c.max_turns
         return out

@@ -1,5 +1,8 @@
 """The dungeon contest runner (the seed's ``coderone-dungeon``): ``python -m
-botarena.envs.dungeon`` or ``botarena-dungeon``.
+botarena.envs.dungeon`` or ``botarena-dungeon``: the window, the keyboard player and
+``--watch``, with the agents inside this process (for developing an agent).  Matches
+between agents isolated in processes of their own, under time and memory limits, are
+the arena's: ``botarena match dungeon_v0 python:a.py python:b.py`` (``botarena.arena``).
 
 ``Runner(agents, ...)`` plays one match of contest agents (see ``agents``) on a
 ``DungeonGame``:
@@ -14,7 +17,8 @@ botarena.envs.dungeon`` or ``botarena-dungeon``.
   next tick (the seed's asynchrony); a hanging agent never blocks the game.
 
 In both modes an agent that raises, or answers anything but '' u d l r p, does nothing that
-tick (with a warning on stderr) and the match goes on.  ``interactive`` adds a player for
+tick (with a warning on stderr for every such tick) and the match goes on.  Builtin bots
+are compiled before tick 0, so their first move is not late.  ``interactive`` adds a player for
 the keyboard (arrows move, space bombs, Enter pauses, R restarts on a new map, Esc quits);
 ``watch`` reloads an agent file when it changes (between ticks); ``record`` writes a replay
 (``botarena.replay``: the format of every game).  The window uses pygame (imported only when one opens).
@@ -31,12 +35,12 @@ import numpy as np
 
 from ... import replay as replay_module
 from ...core import rng as rng_module
-from .agents import (ACTIONS, AgentLoadError, AgentSpec, action_index, load_agent, make_states)
+from .agents import (ACTIONS, AgentLoadError, AgentSpec, BotAgent, action_index, load_agent,
+                     make_states)
 from .config import Config
 from .constants import MAX_PLAYERS, RANDOM_BOARD
 from .game import DungeonGame
 
-MAX_WARNINGS = 5          # per player; then one line saying the rest are not shown
 WINDOW_SCALE = 2
 
 
@@ -212,11 +216,17 @@ class Runner:
         spec = self.specs[pid]
         maker = spec.make if isinstance(spec, AgentSpec) else spec
         try:
-            return maker(pid, self._env_info(pid))
+            agent = maker(pid, self._env_info(pid))
         except Exception as err:
             self.warn(pid, f"Agent({pid}, env) raised {type(err).__name__}: {err}; "
                            "it does nothing")
             return None
+        if isinstance(agent, BotAgent):          # compile the jitted bot before tick 0
+            stream = agent._rng
+            game_state, players = make_states(self.game)
+            agent.next_move(game_state, players[pid])
+            agent._rng = stream
+        return agent
 
     def _start_agents(self):
         for pid in range(len(self.specs)):
@@ -251,11 +261,7 @@ class Runner:
 
     def warn(self, pid, message):
         self.warnings[pid] += 1
-        n = self.warnings[pid]
-        if n <= MAX_WARNINGS:
-            self.log(f"warning: player {pid} ({self.names[pid]}), tick {self.tick}: {message}")
-        if n == MAX_WARNINGS:
-            self.log(f"warning: player {pid}: further warnings not shown")
+        self.log(f"warning: player {pid} ({self.names[pid]}), tick {self.tick}: {message}")
 
     def _move_of(self, pid, answer):
         if answer is None:
@@ -536,7 +542,7 @@ def main(argv=None):
         if args.board:
             overrides["board"] = args.board
         if args.max_ticks:
-            overrides["max_ticks"] = args.max_ticks
+            overrides["max_turns"] = args.max_ticks
         runner = Runner(args.agents, config=Config(**overrides), seed=args.seed,
                         headless=args.headless, realtime=args.realtime,
                         interactive=args.interactive, watch=args.watch, record=args.record,

@@ -7,7 +7,7 @@ Keys that ``restore`` reads (all required, but ``rng``):
 ``tick``            ticks played in this game
 ``steps``           steps since the reset (``max_steps`` truncation counts them)
 ``over``            the game has ended (it must be, once at most one player lives or
-                    ``max_ticks`` ticks were played)
+                    ``max_turns`` ticks were played)
 ``tiles``           ``[H, W]`` tile codes (``constants``: FLOOR, METAL, WOOD, ORE, AMMO,
                     TREASURE), indexed ``[y, x]``
 ``ore_hp``          ``{(x, y): hits left}`` of every ore block (1..ore_hp; ``"x,y"`` string
@@ -33,7 +33,7 @@ Keys that ``restore`` reads (all required, but ``rng``):
 Derived keys (``restore`` checks those given against the keys above): ``board`` (ASCII
 rows, top row first, see ``maps``), ``positions`` ([A, 2] x, y), ``hp``, ``ammo``,
 ``alive``, ``scores`` (per player), ``fire`` (sorted (x, y) cells hit during the next
-tick).  Not read: ``turns_left`` (``max_ticks - tick``) and ``winner`` (the player ranked
+tick).  Not read: ``turns_left`` (``max_turns - tick``) and ``winner`` (the player ranked
 first once over, -1 for a draw or while the game goes on).
 """
 from collections.abc import Mapping
@@ -86,7 +86,7 @@ def take(game, s, e):
     return {
         "board": render.board_rows(tiles, s.bomb_grid[e], positions, s.alive[e], fire),
         "tick": int(s.tick[e]),
-        "turns_left": int(game.config.max_ticks - s.tick[e]),
+        "turns_left": int(game.config.max_turns - s.tick[e]),
         "steps": int(s.steps[e]),
         "over": bool(s.over[e]),
         "players": players,
@@ -234,10 +234,10 @@ def _ammo_items(snapshot, tiles):
     return table
 
 
-def _check_over(over, alive, tick, max_ticks):
-    if not over and (alive.sum() <= 1 or tick >= max_ticks):
+def _check_over(over, alive, tick, max_turns):
+    if not over and (alive.sum() <= 1 or tick >= max_turns):
         raise fail("over", f"the game has ended ({int(alive.sum())} alive at tick {tick}, "
-                           f"max_ticks {max_ticks}) but over is False")
+                           f"max_turns {max_turns}) but over is False")
 
 
 def _check_derived(game, snapshot, s):
@@ -260,7 +260,7 @@ def write(game, snapshot, s):
     require(snapshot, READ_KEYS, GAME_NAME)
     c, A = game.config, game.num_agents
     H, W = game.height, game.width
-    tick = integer(snapshot, "tick", 0, c.max_ticks)
+    tick = integer(snapshot, "tick", 0, c.max_turns)
     steps = integer(snapshot, "steps", 0, INT32_MAX)
     over = flag(snapshot, "over")
     tiles = array(snapshot, "tiles", (H, W), 0, NUM_TILES - 1)
@@ -274,7 +274,7 @@ def write(game, snapshot, s):
         raise fail("pending_ammo", f"{len(pending)} spawns, at most {s.pending.shape[1]} fit")
     treasure_timer = integer(snapshot, "treasure_timer", 1, INT32_MAX)
     rng = array(snapshot, "rng", (NUM_STREAMS,), dtype=np.uint64) if "rng" in snapshot else None
-    _check_over(over, alive, tick, c.max_ticks)
+    _check_over(over, alive, tick, c.max_turns)
 
     s.tiles[0] = tiles
     s.ore_hp[0] = ore
@@ -294,7 +294,7 @@ def write(game, snapshot, s):
         s.ammo[0, a], s.power[0, a] = ammo, power
         s.scores[0, a], s.prev_scores[0, a] = score, score
         s.alive[0, a], s.prev_alive[0, a] = alive[a], alive[a]
-        s.death_tick[0, a] = death_tick[a] if not alive[a] else c.max_ticks + 1
+        s.death_tick[0, a] = death_tick[a] if not alive[a] else c.max_turns + 1
     for i, (x, y, life) in enumerate(tokens):
         s.ammo_x[0, i], s.ammo_y[0, i], s.ammo_life[0, i] = x, y, life
     s.num_ammo[0] = len(tokens)

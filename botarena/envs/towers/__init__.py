@@ -3,7 +3,7 @@ with every gap decided as documented here).
 
 Agents
     ``player_0`` (base tile (0, 0)) and ``player_1`` (base tile (N - 1, N - 1)), each
-    commanding all its bots and towers.  Both play to the end (``num_turns``).
+    commanding all its bots and towers.  Both play to the end (``max_turns``).
 
 Coordinates
     As the seed: position ``(x, y)``, ``x`` DOWN (row), ``y`` RIGHT (column); tile
@@ -30,7 +30,7 @@ Observations
     (``constants.Plane``): 0 own bots (count on the tile / 16, capped), 1 their mean HP /
     max_bot_hp, 2 enemy bots, 3 their mean HP, 4 own towers (full), 5 their HP /
     max_tower_hp, 6 own towers ready to blast (age >= tower_min_blast_age), 7-9 the same
-    for enemy towers, 10 water, 11 flag, 12 constant turn / num_turns, 13 constant
+    for enemy towers, 10 water, 11 flag, 12 constant turn / max_turns, 13 constant
     1/2 + (own - enemy game points) / 200 (clipped to [0, 1]), 14 constant 1/2 + (own -
     enemy last turn score) / 500 (clipped).  ``obs_dtype="uint8"`` (default, full = 255)
     or ``"float32"`` (full = 1.0).  A step updates them in place (the tiles of the units

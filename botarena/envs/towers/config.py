@@ -2,7 +2,8 @@
 from dataclasses import dataclass
 from typing import Optional
 
-from ...core.config import MAX_PENALTY, MAX_POINTS, MAX_SIZE, MAX_TURNS, bounded, check_common
+from ...core.config import (MAX_PENALTY, MAX_POINTS, MAX_SIZE, MAX_TURNS, bounded, check_common,
+                            renamed)
 from .constants import RANDOM_BOARD
 from .maps import MIN_SIZE, load_map
 
@@ -12,6 +13,7 @@ MAX_WATER = 0.5              # water share of a generated map (the halves must c
 MIN_LENGTH = 1e-6            # speeds and radii are positive lengths in tiles
 
 
+@renamed(num_turns="max_turns")
 @dataclass(frozen=True)
 class Config:
     """Settings of a towers game (defaults: the contest's constants).
@@ -24,7 +26,8 @@ class Config:
         side of its central flag square).
     map_size: the map's side (30).  Player 0's base is tile (0, 0), player 1's the
         opposite corner.
-    num_turns: NUM_TURNS (1000); num_bots_start: bots each player starts with (20);
+    max_turns: the contest's NUM_TURNS (1000; formerly ``num_turns``: the old name still
+        works, with a ``DeprecationWarning``); num_bots_start: bots each player starts with (20);
         bot_spawn_frequency: bots spawned per player per turn (1); max_num_bots,
         max_num_towers: the caps per player (150, 100).
     max_bot_hp, max_tower_hp (200, 600); bot_speed: path length a bot walks per turn (1).
@@ -43,7 +46,7 @@ class Config:
     map_size: int = bounded(30, MIN_SIZE, MAX_SIZE)
     water: float = bounded(0.12, 0.0, MAX_WATER)
     flag_size: int = bounded(4, 0, MAX_SIZE)
-    num_turns: int = bounded(1000, 1, MAX_TURNS)
+    max_turns: int = bounded(1000, 1, MAX_TURNS)
     num_bots_start: int = bounded(20, 0, MAX_UNITS)
     bot_spawn_frequency: int = bounded(1, 0, MAX_UNITS)
     max_num_bots: int = bounded(150, 1, MAX_UNITS)

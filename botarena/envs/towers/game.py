@@ -83,7 +83,7 @@ class TowersGame(BatchedGame):
             min_blast_age=int(c.tower_min_blast_age),
             bot_multiplier=int(c.bot_score_multiplier),
             tower_multiplier=int(c.tower_score_multiplier),
-            hp_factor=int(c.transform_hp_factor), num_turns=int(c.num_turns),
+            hp_factor=int(c.transform_hp_factor), num_turns=int(c.max_turns),
             reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
             turn_score_weight=float(c.turn_score_weight),
             full=float(OBS_ONE[c.obs_dtype]), round=0.5 if integer else 0.0,
@@ -176,7 +176,7 @@ class TowersGame(BatchedGame):
             "map": TowersMap(s.terrain[e]).rows(),
             "board": self.board_rows(e),
             "turn": int(s.turn[e]),
-            "turns_left": int(self.config.num_turns - s.turn[e]),
+            "turns_left": int(self.config.max_turns - s.turn[e]),
             "steps": int(s.steps[e]),
             "over": bool(s.over[e]),
             "scores": s.scores[e].copy(),
@@ -198,7 +198,7 @@ class TowersGame(BatchedGame):
             terrain = parse_map(snapshot["map"], N, "the map").terrain
         except (TypeError, ValueError) as err:
             raise fail("map", str(err)) from None
-        turn = integer(snapshot, "turn", 0, c.num_turns)
+        turn = integer(snapshot, "turn", 0, c.max_turns)
         steps = integer(snapshot, "steps", 0, INT32_MAX) if "steps" in snapshot else turn
         over = flag(snapshot, "over") if "over" in snapshot else False
         scores = array(snapshot, "scores", (NUM_PLAYERS,), 0, INT32_MAX)
@@ -399,7 +399,7 @@ class TowersGame(BatchedGame):
 
     def global_state(self, e=0):
         """float32 planes in absolute terms: water, flag, each player's bots (count /
-        max_num_bots), each player's towers (HP / max_tower_hp), turn / num_turns."""
+        max_num_bots), each player's towers (HP / max_tower_hp), turn / max_turns."""
         c, s = self.config, self.state
         out = np.zeros(self.global_state_space.shape, dtype=np.float32)
         out[0] = s.terrain[e] == WATER
@@ -411,7 +411,7 @@ class TowersGame(BatchedGame):
                 if not s.tower_dead[e, a, i]:
                     out[4 + a, s.tower_x[e, a, i], s.tower_y[e, a, i]] = \
                         min(1.0, s.tower_hp[e, a, i] / c.max_tower_hp)
-        out[6] = min(1.0, int(s.turn[e]) / c.num_turns)
+        out[6] = min(1.0, int(s.turn[e]) / c.max_turns)
         return out
 
 
