@@ -241,6 +241,7 @@ def test_raising_and_garbage_agents_do_nothing_and_the_game_finishes(tmp_path, c
         assert all(m[1] == "" for m in moves)           # garbage counts as ''
         if not realtime:                                # raises on odd calls: '' then 'u'
             assert [m[0] for m in moves[:4]] == ["", "u", "", "u"]
+            assert runner.warnings == [20, 40]          # a warning for every skipped move
     err = capsys.readouterr().err
     assert "raised RuntimeError: boom" in err and "not one of" in err
 
@@ -379,6 +380,14 @@ def test_bot_agent_matches_the_jitted_bot_moves():
         np.testing.assert_array_equal(game.state.rng, rng_before)   # the game's state untouched
         game.step(np.array([[agents_module.ACTION_INDEX[move], 0]]))
     assert game.snapshot()["players"][0]["alive"]
+
+
+def test_builtin_bots_are_compiled_before_tick_0():
+    """A tight move timeout skips no move of a jitted bot, the first one included."""
+    runner = Runner(["bot:safe_bomber", "bot:random"], config={"max_ticks": 5}, seed=6,
+                    move_timeout=0.5)
+    runner.run()
+    assert runner.warnings == [0, 0] and len(runner.history) == 5
 
 
 def test_format_result():
