@@ -35,7 +35,8 @@ def cmd_match(args):
         print(format_result(result))
         if result["record"]:
             print(f"replay: {result['record']}")
-        print(f"bot logs: {result['logs']}")
+        if result["logs"]:
+            print(f"bot logs: {result['logs']}")
     if args.json:
         print(json.dumps(results, indent=2))
     return 0

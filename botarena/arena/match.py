@@ -8,10 +8,10 @@ warning; crashes, eliminations (ants) and game-limit breaches follow the protoco
 process is closed and reaped in any case, also when the match itself fails.
 
 With ``record``, the game is written as a replay (``botarena.replay``); the bots' stderr
-logs go beside it (``<record stem>.seat<k>.log``), else into ``log_dir`` (a new temporary
-folder by default).  A replay holds actions only: when the arena eliminates an ants bot
-(changing the position outside the rules' step) the replay ends there, its ``end`` line
-saying so.
+logs go beside it (``<record stem>.seat<k>.log``), else into ``log_dir`` (by default a
+new temporary folder, when some seat runs in a process).  A replay holds actions only:
+when the arena eliminates an ants bot (changing the position outside the rules' step)
+the replay ends there, its ``end`` line saying so.
 """
 import os
 import sys
@@ -75,11 +75,11 @@ def play(env_id, players, seed=None, config=None, record=None, log_dir=None, lim
                          f"{len(specs)} players given")
     game.reset(seed=seed)
     names = _names(specs)
-    if not record and log_dir is None:
+    if not record and log_dir is None and not all(s.runs_in_process for s in specs):
         log_dir = tempfile.mkdtemp(prefix="botarena-match-")
     elif log_dir:
         os.makedirs(log_dir, exist_ok=True)
-    logs = log_paths(record, log_dir, len(specs))
+    logs = log_paths(record, log_dir or "", len(specs))
 
     def warn(seat, text):
         stats = seats[seat].stats
@@ -130,7 +130,7 @@ def play(env_id, players, seed=None, config=None, record=None, log_dir=None, lim
               "scores": game.scores[0].tolist(), "winner": outcome(game, forfeits),
               "turns": int(game.state.steps[0]), "over": bool(game.over[0]),
               "forfeit": forfeits, "seats": [p.stats.summary() for p in seats],
-              "record": record, "logs": os.path.dirname(logs[0]) if logs else None}
+              "record": record, "logs": os.path.dirname(logs[0]) or None}
     if recorder is not None:
         recorder.end(result)
     return result

@@ -20,7 +20,6 @@ its ``stats`` (``SeatStats``).  ``warn(seat, text)`` reports every skipped move.
 """
 import dataclasses
 import json
-import os
 import sys
 import time
 from dataclasses import dataclass, field

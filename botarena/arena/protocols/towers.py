@@ -23,7 +23,7 @@ the player loses the match, as the seed's game limit says).
 """
 import json
 
-from ...envs.towers.constants import COMMAND_NAMES, MAP_LETTERS, NUM_PLAYERS
+from ...envs.towers.constants import COMMAND_NAMES, NUM_PLAYERS
 from ..process import LINE, Limits
 from . import FORFEIT, Garbled, Protocol, Stale
 
