@@ -16,8 +16,8 @@ from ray.tune.registry import ENV_CREATOR, _global_registry
 
 import botarena
 import botarena.rllib
-from botarena.rllib import (ALL_AGENTS, LEARNER, MASK_KEY, OBS_KEY, BatchedVectorEnv, GameEnv,
-                            module_spec)
+from botarena.rllib import (ALL_AGENTS, LEARNER, MASK_KEY, OBS_KEY, BatchedVectorEnv,
+                            CellsCategorical, GameEnv, module_spec)
 from botarena.training import rllib as trainer
 from conftest import SHORT_CONFIGS
 
@@ -51,7 +51,8 @@ def assert_same(a, b):
 def test_every_game_is_registered_with_ray():
     botarena.rllib.register_envs()
     for env_id, name in botarena.rllib.RLLIB_IDS.items():
-        env = _global_registry.get(ENV_CREATOR, name)({"opponent": "random", **SHORT_CONFIGS[env_id]})
+        make = _global_registry.get(ENV_CREATOR, name)
+        env = make({"opponent": "random", **SHORT_CONFIGS[env_id]})
         assert isinstance(env, GameEnv) and env.env_id == env_id
 
 
@@ -210,3 +211,18 @@ def test_training_on_a_two_node_cluster(two_node_cluster, tmp_path):
         for a in range(2):
             assert_legal(actions[:, a], game.masks[:, a], game)
         game.step(actions)
+
+
+def test_cells_categorical_is_one_categorical_per_cell():
+    cells, values = 4, 3
+    logits = torch.randn(2, cells * values)
+    dist = CellsCategorical.get_partial_dist_cls(values=values).from_logits(logits)
+    actions = dist.sample()
+    assert actions.shape == (2, cells)
+    per_cell = torch.log_softmax(logits.reshape(2, cells, values), dim=-1)
+    expected = per_cell.gather(-1, actions[..., None]).squeeze(-1).sum(-1)
+    torch.testing.assert_close(dist.logp(actions), expected)
+    torch.testing.assert_close(dist.entropy(), -(per_cell.exp() * per_cell).sum((-1, -2)))
+    assert torch.allclose(dist.kl(dist), torch.zeros(2), atol=1e-6)
+    best = dist.to_deterministic().sample()
+    assert torch.equal(best, logits.reshape(2, cells, values).argmax(-1))

@@ -42,8 +42,9 @@ from .env import (ALL_AGENTS, LEARNER, MASK_KEY, OBS_KEY, OPPONENT_PREFIX, SELF,
 from .module import DEFAULT_HIDDEN, CellsCategorical, MaskedPPOModule
 
 __all__ = ["RLLIB_IDS", "register_envs", "module_spec", "load_policy", "RLlibPolicy",
-           "GameEnv", "BatchedVectorEnv", "BatchedEnvRunner", "MaskedPPOModule", "CellsCategorical", "LEARNER", "OPPONENT_PREFIX",
-           "SELF", "OBS_KEY", "MASK_KEY", "ALL_AGENTS"]
+           "GameEnv", "BatchedVectorEnv", "BatchedEnvRunner", "MaskedPPOModule",
+           "CellsCategorical", "LEARNER", "OPPONENT_PREFIX", "SELF", "OBS_KEY", "MASK_KEY",
+           "ALL_AGENTS"]
 
 RLLIB_IDS = {env_id: f"botarena/{env_id}" for env_id in ENV_IDS}
 # where an algorithm checkpoint keeps a module (Algorithm.save_to_path's layout)

@@ -293,7 +293,8 @@ class BatchedVectorEnv(VectorMultiAgentEnv):
         pairs = {}
         for e, env in enumerate(self.envs):
             if env.bot is not None and not self._restarting[e]:
-                pairs.setdefault(id(env.bot), (env.bot, []))[1].extend((e, s) for s in env.bot_seats)
+                group = pairs.setdefault(id(env.bot), (env.bot, []))[1]
+                group.extend((e, seat) for seat in env.bot_seats)
         shape = self.game.action_shape()
         self._bot_groups = []
         for bot, group in pairs.values():

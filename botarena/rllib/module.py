@@ -72,7 +72,8 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
             self.action_dist_cls = CellsCategorical.get_partial_dist_cls(
                 values=int(space.nvec.flat[0]))
         elif not isinstance(space, spaces.Discrete):
-            raise ValueError(f"MaskedPPOModule takes Discrete or MultiDiscrete actions, got {space}")
+            raise ValueError(f"MaskedPPOModule takes Discrete or MultiDiscrete actions, "
+                             f"got {space}")
 
     def _embed(self, obs):
         return self._trunk(obs[OBS_KEY].float() * self._scale)

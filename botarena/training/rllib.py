@@ -31,6 +31,18 @@ import os
 import time
 import zlib
 
+import ray
+import torch
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.callbacks.callbacks import RLlibCallback
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+import botarena
+import botarena.rllib
+from botarena.rllib import LEARNER, RLLIB_IDS, SELF, BatchedEnvRunner, module_spec
+from botarena.wrappers.opponents import BOT_PREFIX
+
 from .evaluate import evaluate, format_result, parse_config
 from .ppo import DEFAULT_CONFIG, DEFAULT_OPPONENT, DEFAULT_PPO, ENV_CONFIG
 
@@ -50,7 +62,8 @@ EVAL_SEED = 10_000
 WIN_RATE_WINDOW = 100               # episodes over which the win rates are averaged
 SNAPSHOT_PREFIX = "snapshot_"
 CHECKPOINT_DIR = "checkpoint"
-POSITIVE_ARGS = ("envs_per_runner", "fragment", "threads", "league_every", "league_size", "checkpoint_every")
+POSITIVE_ARGS = ("envs_per_runner", "fragment", "threads", "league_every", "league_size",
+                 "checkpoint_every")
 NON_NEGATIVE_ARGS = ("num_env_runners", "eval_games")
 
 
@@ -62,7 +75,6 @@ class LeagueMapping:
         self.league = list(league)
 
     def __call__(self, agent_id, episode, **kwargs):
-        from botarena.rllib import LEARNER
         if agent_id == LEARNER:
             return LEARNER
         if not self.league:
@@ -70,32 +82,22 @@ class LeagueMapping:
         return self.league[zlib.crc32(str(episode.id_).encode()) % len(self.league)]
 
 
-def _outcome_callback():
-    """An ``RLlibCallback`` logging, per opponent, the learner's wins (mean over
-    ``WIN_RATE_WINDOW`` episodes) as ``env_runners/win_rate/<opponent>``."""
-    from ray.rllib.callbacks.callbacks import RLlibCallback
+class OutcomeCallback(RLlibCallback):
+    """Logs, per opponent, the learner's wins (the mean over ``WIN_RATE_WINDOW`` episodes)
+    as ``env_runners/win_rate/<opponent>``."""
 
-    from botarena.rllib import LEARNER
-
-    class OutcomeCallback(RLlibCallback):
-        def on_episode_end(self, *, episode, metrics_logger, **kwargs):
-            learner = episode.agent_episodes.get(LEARNER)
-            if learner is None:
-                return
-            info = learner.get_infos(-1)
-            if "outcome" in info:
-                metrics_logger.log_value(("win_rate", info["opponent"]),
-                                         float(info["outcome"] > 0), reduce="mean",
-                                         window=WIN_RATE_WINDOW)
-
-    return OutcomeCallback
+    def on_episode_end(self, *, episode, metrics_logger, **kwargs):
+        learner = episode.agent_episodes.get(LEARNER)
+        if learner is None:
+            return
+        info = learner.get_infos(-1)
+        if "outcome" in info:
+            metrics_logger.log_value(("win_rate", info["opponent"]), float(info["outcome"] > 0),
+                                     reduce="mean", window=WIN_RATE_WINDOW)
 
 
 def opponent_names(env_id, text):
     """``--opponent`` as a list of bot names and ``self``; ``SystemExit`` for an unknown one."""
-    import botarena
-    from botarena.rllib import SELF
-    from botarena.wrappers.opponents import BOT_PREFIX
     bots = botarena.game(env_id).bots
     names = [part.strip().removeprefix(BOT_PREFIX) for part in text.split(",")]
     for name in names:
@@ -108,11 +110,6 @@ def opponent_names(env_id, text):
 def build_config(args, config, opponents):
     """The ``PPOConfig``: the env with its opponents, the env runners, PPO's settings
     (``training.ppo``'s), the module ``learner`` (``botarena.rllib.module_spec``)."""
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-
-    from botarena.rllib import LEARNER, RLLIB_IDS, BatchedEnvRunner, module_spec
-
     ppo = DEFAULT_PPO
     batch = args.fragment * args.envs_per_runner * max(args.num_env_runners, 1)
     runner = {"env_runner_cls": BatchedEnvRunner} if args.env_runner == BATCHED else {}
@@ -131,16 +128,13 @@ def build_config(args, config, opponents):
                          policies_to_train=[LEARNER])
             .rl_module(rl_module_spec=MultiRLModuleSpec(
                 rl_module_specs={LEARNER: module_spec(_ints(args.hidden))}))
-            .callbacks(_outcome_callback())
+            .callbacks(OutcomeCallback)
             .debugging(seed=args.seed))
 
 
 def add_snapshot(algo, league, index, size):
     """Freeze the learner's current weights as module ``snapshot_<index>`` of ``league``
     (dropping the oldest past ``size``), on the learner and every env runner."""
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-
-    from botarena.rllib import LEARNER
     learner = algo.get_module(LEARNER)
     module_id = f"{SNAPSHOT_PREFIX}{index}"
     league.append(module_id)
@@ -156,7 +150,6 @@ def add_snapshot(algo, league, index, size):
 
 def env_runner_nodes(algo):
     """The Ray node id of every remote env runner (of the local one with none)."""
-    import ray
     remote = algo.env_runner_group.num_remote_env_runners() > 0
     return algo.env_runner_group.foreach_env_runner(
         lambda runner: ray.get_runtime_context().get_node_id(), local_env_runner=not remote)
@@ -164,14 +157,13 @@ def env_runner_nodes(algo):
 
 def progress(result, steps_per_sec):
     """One line: env steps and their rate, return, win rates, losses."""
-    from botarena.rllib import LEARNER
     runners, learner = result["env_runners"], result.get("learners", {}).get(LEARNER, {})
     ret = runners.get("agent_episode_returns_mean", {}).get(LEARNER, float("nan"))
     wins = " ".join(f"{k} {v:.2f}" for k, v in sorted(runners.get("win_rate", {}).items()))
     losses = " ".join(f"{k} {learner[k]:.3g}" for k in ("policy_loss", "vf_loss", "entropy")
                       if k in learner)
     return (f"iter {result['training_iteration']:4d}  "
-            f"{runners['num_env_steps_sampled_lifetime']:>9,} env steps  "
+            f"{int(runners['num_env_steps_sampled_lifetime']):>9,} env steps  "
             f"{steps_per_sec:6.0f}/s  return {ret:7.2f}  win {wins or '-'}  {losses}")
 
 
@@ -228,12 +220,6 @@ def parse_args(argv=None):
 def train(args):
     """Train as the module docstring says; returns the results dict (also written to
     ``<out>/results.json``)."""
-    import ray
-    import torch
-
-    import botarena.rllib
-    from botarena.rllib import SELF
-
     torch.set_num_threads(args.threads)
     config = {**DEFAULT_CONFIG, **ENV_CONFIG.get(args.env, {}), **parse_config(args.config)}
     opponents = opponent_names(args.env, args.opponent)
@@ -290,7 +276,6 @@ def train(args):
 
 
 def _summary(result, seconds):
-    from botarena.rllib import LEARNER
     runners, learner = result["env_runners"], result.get("learners", {}).get(LEARNER, {})
     return {"iteration": result["training_iteration"], "seconds": round(seconds, 1),
             "env_steps": int(runners["num_env_steps_sampled_lifetime"]),
@@ -302,7 +287,6 @@ def _summary(result, seconds):
 
 def evaluate_checkpoint(args, config):
     """The saved learner, loaded back, against ``EVAL_OPPONENTS`` (``training.evaluate``)."""
-    import botarena.rllib
     if args.eval_games == 0:
         return {}
     policy = botarena.rllib.load_policy(os.path.join(args.out, CHECKPOINT_DIR))
