@@ -226,3 +226,29 @@ def test_cells_categorical_is_one_categorical_per_cell():
     assert torch.allclose(dist.kl(dist), torch.zeros(2), atol=1e-6)
     best = dist.to_deterministic().sample()
     assert torch.equal(best, logits.reshape(2, cells, values).argmax(-1))
+
+
+def test_the_trainer_reads_its_opponents_and_refuses_bad_arguments():
+    assert trainer.opponent_names("paint_v0", "bot:greedy, self,random") == \
+        ["greedy", "self", "random"]
+    with pytest.raises(SystemExit, match="unknown opponent 'champion'"):
+        trainer.opponent_names("paint_v0", "greedy,champion")
+    with pytest.raises(SystemExit):
+        trainer.parse_args(["--league-every", "0"])
+    args = trainer.parse_args(["--env", "dungeon_v0"])
+    assert args.minutes == trainer.DEFAULT_MINUTES and args.out.endswith("dungeon_v0")
+
+
+def test_the_league_mapping_gives_each_episode_one_snapshot():
+    class Episode:
+        def __init__(self, id_):
+            self.id_ = id_
+
+    mapping = trainer.LeagueMapping(["snapshot_0", "snapshot_1", "snapshot_2"])
+    picks = {mapping("opponent_1", Episode(str(k))) for k in range(30)}
+    assert picks == {"snapshot_0", "snapshot_1", "snapshot_2"}
+    episode = Episode("same")
+    assert mapping("opponent_1", episode) == mapping("opponent_2", episode)
+    assert mapping(LEARNER, episode) == LEARNER
+    with pytest.raises(RuntimeError, match="league"):
+        trainer.LeagueMapping([])("opponent_1", episode)
