@@ -252,3 +252,14 @@ def test_the_league_mapping_gives_each_episode_one_snapshot():
     assert mapping(LEARNER, episode) == LEARNER
     with pytest.raises(RuntimeError, match="league"):
         trainer.LeagueMapping([])("opponent_1", episode)
+
+
+def test_against_self_the_learner_killed_ends_the_episode_for_every_agent():
+    env = GameEnv("dungeon_v0", opponent="self", learner_seat=2, **Scenario.config)
+    env.reset(seed=0)
+    assert env.agents == [LEARNER, "opponent_1", "opponent_2"]
+    for move in Scenario.moves:            # opponent_2 sits in seat 1, the bomber's
+        obs, rewards, terminateds, truncateds, infos = env.step(
+            {LEARNER: 0, "opponent_1": 0, "opponent_2": move})
+    assert all(terminateds.values()) and not any(truncateds.values())
+    assert infos[LEARNER]["outcome"] == -1 and env.agents == []

@@ -18,8 +18,8 @@
   give to frozen snapshots.  ``infos[agent]["seat"]`` names the seat, and
   ``infos["learner"]["opponent"]`` (at the reset and at the end) the opponent drawn.
 - An agent out of the game (a dungeon player killed, an ants colony eliminated) is
-  terminated and leaves the episode; the episode ends with the game, and against bots
-  also when the learner is out.  The last infos hold ``score`` and ``outcome`` (+1 win,
+  terminated and leaves the episode; the episode ends with the game, and with
+  ``opponent`` also when the learner is out (the other agents are terminated with it).  The last infos hold ``score`` and ``outcome`` (+1 win,
   0 draw, -1 loss against the best other seat; -1 for an agent that left early).  The
   last observation's mask allows every action (no action follows it).
 
@@ -119,7 +119,7 @@ class GameEnv(MultiAgentEnv):
         self.bot = None            # the opponent playing inside the env, this episode
         self.bot_seats = ()        # the seats it plays
         self._label = None         # the opponent drawn for this episode
-        self.learner_out = False   # against a bot: the learner left a game that goes on
+        self.learner_out = False   # with opponents: the learner left a game that goes on
         self.game_restarted = False  # the game ended and the kernel started the next one
 
     # -- one game -------------------------------------------------------------------
@@ -178,7 +178,7 @@ class GameEnv(MultiAgentEnv):
         """``(obs, rewards, terminateds, truncateds, infos)`` of the step just played."""
         game, e = self.game, self.index
         ended = self.game_restarted = bool(game.terminated[e].all() or game.truncated[e].all())
-        self.learner_out = (self.bot is not None and not ended
+        self.learner_out = (self.opponents is not None and not ended
                             and bool(game.terminated[e, self._seat[LEARNER]]))
         obs, rewards, terminateds, truncateds, infos = {}, {}, {}, {}, {}
         for agent in self.agents:
