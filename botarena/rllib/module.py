@@ -1,10 +1,9 @@
 """The RLModule that PPO trains on botarena's dict observations, masks applied.
 
 ``MaskedPPOModule`` reads ``{"observations": planes, "action_mask": mask}``: the planes
-(uint8 ones scaled to [0, 1]) flattened into a tanh MLP (``model_config["hidden"]``,
-default ``DEFAULT_HIDDEN``), a policy head whose logits of illegal actions are set to
-``MASKED_LOGIT`` (so they are never sampled and carry no gradient), and a value head on
-the same trunk.  ``Discrete`` actions use RLlib's categorical; a command per cell
+(uint8 ones scaled to [0, 1]) flattened into two tanh MLPs (``model_config["hidden"]``,
+default ``DEFAULT_HIDDEN``): the policy, whose logits of illegal actions are set to
+``MASKED_LOGIT`` (so they are never sampled and carry no gradient), and the value.  ``Discrete`` actions use RLlib's categorical; a command per cell
 (``MultiDiscrete`` with one size for every cell, ants_v0 and towers_v0) uses
 ``CellsCategorical``: one categorical per cell computed as a single tensor, where RLlib's
 ``TorchMultiCategorical`` builds a distribution object per cell.
@@ -52,19 +51,17 @@ class CellsCategorical(TorchDistribution):
 
 
 class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
-    """An MLP actor-critic over the masked dict observations of ``rllib.env.GameEnv``."""
+    """An MLP actor-critic over the masked dict observations of ``rllib.env.GameEnv``:
+    the policy and the value function each have their own MLP (as SB3's default), so the
+    value loss, large with score rewards, does not steer the policy's features."""
 
     def setup(self):
         planes = self.observation_space[OBS_KEY]
         self._scale = UINT8_SCALE if planes.dtype == np.uint8 else 1.0
-        width = int(np.prod(planes.shape))
-        layers = [nn.Flatten()]
-        for units in self.model_config.get("hidden", DEFAULT_HIDDEN):
-            layers += [nn.Linear(width, units), nn.Tanh()]
-            width = units
-        self._trunk = nn.Sequential(*layers)
-        self._pi = nn.Linear(width, self.observation_space[MASK_KEY].shape[0])
-        self._vf = nn.Linear(width, 1)
+        hidden = self.model_config.get("hidden", DEFAULT_HIDDEN)
+        inputs = int(np.prod(planes.shape))
+        self._pi = _mlp(inputs, hidden, self.observation_space[MASK_KEY].shape[0])
+        self._vf = _mlp(inputs, hidden, 1)
         space = self.action_space
         if isinstance(space, spaces.MultiDiscrete):
             if len(set(space.nvec.tolist())) != 1:
@@ -75,23 +72,22 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
             raise ValueError(f"MaskedPPOModule takes Discrete or MultiDiscrete actions, "
                              f"got {space}")
 
-    def _embed(self, obs):
-        return self._trunk(obs[OBS_KEY].float() * self._scale)
+    def _planes(self, obs):
+        return obs[OBS_KEY].float() * self._scale
 
     def _forward(self, batch, **kwargs):
-        return {Columns.ACTION_DIST_INPUTS: self._logits(batch[Columns.OBS],
-                                                         self._embed(batch[Columns.OBS]))}
-
-    def _forward_train(self, batch, **kwargs):
-        """As ``_forward``, with the trunk's output for the value head."""
-        embeddings = self._embed(batch[Columns.OBS])
-        return {Columns.ACTION_DIST_INPUTS: self._logits(batch[Columns.OBS], embeddings),
-                Columns.EMBEDDINGS: embeddings}
-
-    def _logits(self, obs, embeddings):
-        return self._pi(embeddings).masked_fill(obs[MASK_KEY] == 0, MASKED_LOGIT)
+        obs = batch[Columns.OBS]
+        logits = self._pi(self._planes(obs)).masked_fill(obs[MASK_KEY] == 0, MASKED_LOGIT)
+        return {Columns.ACTION_DIST_INPUTS: logits}
 
     def compute_values(self, batch, embeddings=None):
-        if embeddings is None:
-            embeddings = self._embed(batch[Columns.OBS])
-        return self._vf(embeddings).squeeze(-1)
+        return self._vf(self._planes(batch[Columns.OBS])).squeeze(-1)
+
+
+def _mlp(inputs, hidden, outputs):
+    """Flatten, tanh layers of ``hidden`` units, a linear output layer."""
+    layers, width = [nn.Flatten()], inputs
+    for units in hidden:
+        layers += [nn.Linear(width, units), nn.Tanh()]
+        width = units
+    return nn.Sequential(*layers, nn.Linear(width, outputs))
