@@ -41,6 +41,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 import botarena
 import botarena.rllib
 from botarena.rllib import LEARNER, RLLIB_IDS, SELF, BatchedEnvRunner, module_spec
+from botarena.rllib.module import DEFAULT_HIDDEN
 from botarena.wrappers.opponents import BOT_PREFIX
 
 from .evaluate import evaluate, format_result, parse_config
@@ -198,7 +199,8 @@ def parse_args(argv=None):
                         f"per episode (default {DEFAULT_OPPONENT})")
     p.add_argument("--league-every", type=int, default=DEFAULT_LEAGUE_EVERY)
     p.add_argument("--league-size", type=int, default=DEFAULT_LEAGUE_SIZE)
-    p.add_argument("--hidden", default="128,128", help="hidden units of the MLP trunk")
+    p.add_argument("--hidden", default=",".join(map(str, DEFAULT_HIDDEN)),
+                   help="hidden units of the policy's and the value's MLPs")
     p.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
                    help="game config (JSON values) over training.ppo's per-game defaults")
     p.add_argument("--checkpoint-every", type=int, default=DEFAULT_CHECKPOINT_EVERY)
