@@ -39,7 +39,9 @@ and the cells are listed in ``gone``.  Fires are processed in the order their bo
 placed; within a tick, the later fire makes the "last hit" on an ore block.  Phases take
 the state ``s``, the params ``p`` and the env ``e`` and bind that env's arrays once;
 helpers take the arrays.  All is compiled without numba's runtime (``_nrt=False``, see
-``core.jit``).
+``core.jit``).  The phases called every tick are inlined into it; phases 2 and 3 (run only
+while there is fire) and phase 8's clean-ups (only after an explosion or a loss) are
+compiled apart: inlined, their rarely run code made the whole compiled step ~15% slower.
 """
 from numba import njit
 
@@ -172,7 +174,7 @@ def apply_actions(s, p, e, actions):
                 add_pending(s, e, p.ammo_delay)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def fire_hits_players(s, p, e):
     """Phase 2: every fire covering a living player costs it 1 HP (+hit_points to the
     fire's owner if that is another player, whether that one is alive or not)."""
@@ -239,7 +241,7 @@ def hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, scores, gone, num_gone, owner
     return num_gone
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def fire_hits_blocks(s, p, e):
     """Phase 3: every fire hits the blocks it covers and sets off the bombs it covers."""
     tiles, ore_hp, bomb_grid, scores = s.tiles[e], s.ore_hp[e], s.bomb_grid[e], s.scores[e]
@@ -340,7 +342,7 @@ def explode(s, p, e):
     return old
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def remove_exploded_bombs(s, e):
     """The bombs that turned into fire this tick leave the board (the others keep their
     placing order)."""
@@ -359,7 +361,7 @@ def remove_exploded_bombs(s, e):
     s.num_bombs[e] = kept
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def drop_spent_fire(s, e, old_fires):
     """The ``old_fires`` fires that hit this tick go; the new ones move to the front."""
     fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
@@ -372,7 +374,7 @@ def drop_spent_fire(s, e, old_fires):
     s.num_fires[e] = nf - old_fires
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def clear_gone(s, e):
     """The blocks and items that went this tick (``gone``) leave floor behind."""
     tiles, gone = s.tiles[e], s.gone[e]
@@ -489,10 +491,12 @@ def remove_dead(s, p, e, old_fires):
 
 @njit(cache=True, _nrt=False, inline='always')
 def play_tick(s, p, e, actions):
-    """One tick of env e with the players' ``actions``; True when the game is over."""
+    """One tick of env e with the players' ``actions``; True when the game is over.
+    (Fire hits nothing while there is none: phases 2 and 3 are skipped.)"""
     apply_actions(s, p, e, actions)
-    fire_hits_players(s, p, e)
-    fire_hits_blocks(s, p, e)
+    if s.num_fires[e] > 0:
+        fire_hits_players(s, p, e)
+        fire_hits_blocks(s, p, e)
     pick_up(s, p, e)
     count_down(s, p, e)
     old_fires = explode(s, p, e)
