@@ -204,7 +204,7 @@ class BatchedGame(ABC):
             if not self._same_layout(actions):
                 self.actions[...] = actions
                 actions = self.actions
-        self.check_actions(actions)
+        self._raise_outside(actions, self._first_outside(actions, self._action_values))
         self._advance(actions, autoreset)
 
     def _advance(self, actions, autoreset=False):
@@ -240,6 +240,10 @@ class BatchedGame(ABC):
         else:
             actions = np.ascontiguousarray(actions)
             i = first_outside(actions, self._action_values)
+        self._raise_outside(actions, i)
+
+    def _raise_outside(self, actions, i):
+        """``ValueError`` naming action ``i`` (flat index) of ``actions``, if ``i >= 0``."""
         if i >= 0:
             bad = actions.reshape(-1)[i]
             raise ValueError(f"action {bad} is outside [0, {self._action_values})")
