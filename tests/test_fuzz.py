@@ -2,14 +2,21 @@
 value: floats, NaN, bools, huge and negative ints, strings), configs (any field, any value)
 and call sequences.  Each case must end in a clear ``ValueError``/``TypeError`` or play as
 documented, and a rejected call must change nothing: the env then steps exactly like a
-twin of the same seed that was never sent the bad input.  A crash (the process dying)
-fails the run too: pytest-xdist reports the worker's loss as a failure.
+twin of the same seed that was never sent the bad input.
+
+The cases that hand drawn values to compiled code (configs, restored snapshots, opponents'
+actions, bots' indices: ``fuzz_crash_cases.py``) run in a child process per game, so that
+a segfault, an abort or a hang is reported with its signal instead of ending the run.
 
 Profiles: the default (CI) draws few examples per test; ``BOTARENA_FUZZ=long`` many more
 (``BOTARENA_FUZZ=long python -m pytest tests/test_fuzz.py -n 2``).
 """
+import json
 import os
-from dataclasses import fields
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -100,22 +107,31 @@ def test_batched_step_bad_array_changes_nothing(env_id, value, envs):
         assert same_state(before, game.state)
 
 
-@settings.get_profile(PROFILE)
-@given(data=st.data())
-def test_config_values_are_checked_or_play(env_id, data):
-    module = botarena.env_module(env_id)
-    names = [f.name for f in fields(module.Config)]
-    name = data.draw(st.sampled_from(names))
-    value = data.draw(scalars)
-    config = dict(SHORT_CONFIGS[env_id], **{name: value})
+CHILD_TIMEOUT_S = {"ci": 300, "long": 3600}
+FAMILIES = ("configs", "restores", "opponents", "bots")
+
+
+def test_crash_prone_cases_in_a_child_process(env_id):
+    """Configs, restores, opponents and bots fuzzed in a child (see the module docstring):
+    it exits normally, having run every family, with clear errors and accepted cases."""
+    here = Path(__file__).parent
     try:
-        checked = module.Config(**config)
-    except ERRORS:
-        return
-    game = module.Game(checked, 2)       # accepted: the game is built and plays
-    game.reset(seed=0)
-    game.step()
-    assert np.isfinite(game.rewards).all()
+        child = subprocess.run([sys.executable, str(here / "fuzz_crash_cases.py"), env_id, PROFILE],
+                               cwd=here, capture_output=True, text=True,
+                               timeout=CHILD_TIMEOUT_S[PROFILE])
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the fuzz child of {env_id} hung for {CHILD_TIMEOUT_S[PROFILE]} s")
+    if child.returncode < 0:
+        pytest.fail(f"the fuzz child of {env_id} died of {signal.Signals(-child.returncode).name}:\n"
+                    f"{child.stderr[-3000:]}")
+    assert child.returncode == 0, child.stderr[-3000:]
+    counts = json.loads(child.stdout.strip().splitlines()[-1])
+    print(env_id, counts)
+    for name in FAMILIES:
+        assert counts[f"{name}.cases"] > 0
+        assert counts.get(f"{name}.clear_errors", 0) > 0, name
+    assert sum(counts.get(f"{name}.accepted", 0) for name in FAMILIES) > 0
+    assert counts["steps"] > 0
 
 
 @settings.get_profile(PROFILE)

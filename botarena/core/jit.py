@@ -146,7 +146,13 @@ class Bot(BatchTyped):
     """A game's scripted bot, ``bot(state, params, env_ids, agent_ids, out)``: writes into
     ``out[i]`` the action of agent ``agent_ids[i]`` in env ``env_ids[i]``.  The indices and
     ``out`` are checked before the compiled bot sees them (an index outside the batch would
-    read and write outside its arrays): ``ValueError`` naming the bad argument."""
+    read and write outside its arrays): ``ValueError`` naming the bad argument.
+    ``action_shape(state)``: the shape of one action (``()`` by default; a command per cell
+    gives ``(cells,)``)."""
+
+    def __init__(self, dispatcher, action_shape=None):
+        super().__init__(dispatcher)
+        self.action_shape = action_shape or (lambda state: ())
 
     def __call__(self, state, params, env_ids, agent_ids, out):
         num_envs, num_agents = state.scores.shape
@@ -157,15 +163,18 @@ class Bot(BatchTyped):
                 raise ValueError(f"{name} must lie in [0, {high}), got {ids!r}")
         if len(agent_ids) != len(env_ids):
             raise ValueError(f"env_ids and agent_ids differ in length: {len(env_ids)}, {len(agent_ids)}")
-        if not isinstance(out, np.ndarray) or out.dtype != np.int64 or len(out) != len(env_ids) \
+        shape = (len(env_ids),) + tuple(self.action_shape(state))
+        if not isinstance(out, np.ndarray) or out.dtype != np.int64 or out.shape != shape \
                 or not out.flags.writeable:
-            raise ValueError(f"out must be a writeable int64 array of {len(env_ids)} actions")
+            raise ValueError(f"out must be a writeable int64 array of shape {shape} (one action "
+                             f"per agent asked), got {out!r}")
         return super().__call__(state, params, env_ids, agent_ids, out)
 
 
-def batch_typed(table):
-    """``{name: Bot(function)}`` of a ``{name: jitted bot}`` table (a game's ``BOTS``)."""
-    return {name: Bot(function) for name, function in table.items()}
+def batch_typed(table, action_shape=None):
+    """``{name: Bot(function, action_shape)}`` of a ``{name: jitted bot}`` table (a game's
+    ``BOTS``)."""
+    return {name: Bot(function, action_shape) for name, function in table.items()}
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -359,4 +359,9 @@ def raider(s, p, env_ids, agent_ids, out):
             row[c] = cmd
 
 
-BOTS = batch_typed({"random": random, "greedy": greedy, "raider": raider})
+def command_per_cell(s):
+    """One ant bot action: a command per cell of the map."""
+    return (s.ant_at.shape[1] * s.ant_at.shape[2],)
+
+
+BOTS = batch_typed({"random": random, "greedy": greedy, "raider": raider}, command_per_cell)

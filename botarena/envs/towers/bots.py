@@ -216,4 +216,9 @@ def defensive(s, p, env_ids, agent_ids, out):
         play_targets(s, p, e, a, targets, DEFENSIVE_TOWER_GROUP, out[r], dist, queue, own)
 
 
-BOTS = batch_typed({"random": random, "greedy": greedy, "defensive": defensive})
+def command_per_cell(s):
+    """One towers bot action: a command per tile of the map."""
+    return (s.terrain.shape[1] * s.terrain.shape[2],)
+
+
+BOTS = batch_typed({"random": random, "greedy": greedy, "defensive": defensive}, command_per_cell)
