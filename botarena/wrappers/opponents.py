@@ -52,7 +52,10 @@ class PolicyOpponent:
             self._predict = lambda obs, masks: predict(obs, deterministic=self.deterministic)[0]
 
     def act(self, game, env_ids, agent_ids, out):
-        out[:] = np.asarray(self._predict(game.obs[env_ids, agent_ids], game.masks[env_ids, agent_ids]))
+        actions = np.asarray(self._predict(game.obs[env_ids, agent_ids], game.masks[env_ids, agent_ids]))
+        if actions.dtype.kind not in "iu":     # floats, bools, ints beyond int64 (object)
+            raise TypeError(f"{self!r} returned actions of dtype {actions.dtype}, not integers")
+        out[:] = actions
 
     def __repr__(self):
         return f"PolicyOpponent({type(self.policy).__name__})"
