@@ -270,7 +270,10 @@ class BatchedGame(ABC):
         if not 0 <= e < self.num_envs:
             raise ValueError(f"env {env} is outside [0, {self.num_envs})")
         scratch = self.copy_state([e])
-        self.write_snapshot(snapshot, scratch)
+        try:
+            self.write_snapshot(snapshot, scratch)
+        except OverflowError as error:      # a value checked by no bound that its field cannot hold
+            raise ValueError(f"a snapshot value does not fit the state: {error}") from None
         for field, source in zip(self.state, scratch):
             field[e] = source[0]
         self.observe_env(e)

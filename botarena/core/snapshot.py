@@ -10,6 +10,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .rng import NUM_STREAMS
+
 
 def require(snapshot, keys, game):
     """Raise unless ``snapshot`` is a mapping holding every key of ``keys``."""
@@ -21,9 +23,12 @@ def require(snapshot, keys, game):
                          + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
 
 
-def array(snapshot, key, shape, low=None, high=None, dtype=np.int64):
+STATE_INT = np.iinfo(np.int32)   # the widest integer of the games' states (counters, scores)
+
+
+def array(snapshot, key, shape, low=STATE_INT.min, high=STATE_INT.max, dtype=np.int64):
     """``snapshot[key]`` as an array of ``shape`` (``None`` entries: any length) with every
-    value in ``[low, high]`` (bounds optional)."""
+    value in ``[low, high]`` (by default: what an int32 field holds; ``None``: no bound)."""
     try:
         value = np.asarray(snapshot[key], dtype=dtype)
     except (TypeError, ValueError, OverflowError):
@@ -38,8 +43,8 @@ def array(snapshot, key, shape, low=None, high=None, dtype=np.int64):
     return value
 
 
-def integer(snapshot, key, low=None, high=None):
-    """``snapshot[key]`` as a Python int in ``[low, high]``."""
+def integer(snapshot, key, low=STATE_INT.min, high=STATE_INT.max):
+    """``snapshot[key]`` as a Python int in ``[low, high]`` (defaults as ``array``'s)."""
     return int(array(snapshot, key, (), low, high))
 
 
@@ -49,6 +54,14 @@ def flag(snapshot, key):
     if isinstance(value, (bool, np.bool_)) or value in (0, 1):
         return bool(value)
     raise ValueError(f"snapshot key {key!r}: want a bool, got {value!r}")
+
+
+def rng(snapshot, kept=None):
+    """``snapshot["rng"]`` (every stream's uint64 state) as an array, or ``kept`` when the
+    snapshot has none (the env's RNG then carries on)."""
+    if "rng" not in snapshot:
+        return kept
+    return array(snapshot, "rng", (NUM_STREAMS,), None, None, dtype=np.uint64)
 
 
 def fail(key, why):

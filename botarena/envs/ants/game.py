@@ -7,8 +7,8 @@ from gymnasium import spaces
 
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.rewards import REWARD_MODES
-from ...core.rng import NUM_STREAMS
 from ...core.snapshot import array, fail, flag, integer, require
+from ...core.snapshot import rng as snapshot_rng
 from . import kernel, render
 from .bots import BOTS
 from .config import Config
@@ -232,8 +232,7 @@ class AntsGame(BatchedGame):
         if np.any(alive != (elim_turn == max_turns + 1)):
             raise fail("elim_turn", f"must be max_turns + 1 = {max_turns + 1} exactly for "
                                     f"the colonies still in (alive = {alive.tolist()})")
-        rng = array(snapshot, "rng", (NUM_STREAMS,), dtype=np.uint64) if "rng" in snapshot \
-            else None
+        rng = snapshot_rng(snapshot)
 
         s, e = state, 0
         n = len(ants)

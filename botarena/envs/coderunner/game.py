@@ -232,8 +232,7 @@ class CodeRunnerGame(BatchedGame):
             "steps": snap.integer(snapshot, "steps", 0),
             "over": snap.flag(snapshot, "over"),
         }
-        rng = snap.array(snapshot, "rng", state.rng.shape[1:], dtype=np.uint64) \
-            if "rng" in snapshot else state.rng[0]
+        rng = snap.rng(snapshot, state.rng[0])
         # everything is checked: write env 0
         s = state
         s.cells[0], s.map_id[0], s.turn[0], s.steps[0] = cells, m, turn, values["steps"]

@@ -41,10 +41,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from ...core.jit import BatchTyped
-from ...core.rng import NUM_STREAMS
 from ...core.snapshot import array, fail, flag, integer, require
+from ...core.snapshot import rng as snapshot_rng
 from . import render
-from .constants import AMMO, FLOOR, NUM_TILES, ORE, WOOD
+from .constants import AMMO, FLOOR, NUM_TILES, ORE
 from .rules import is_block, update_rank_keys
 
 GAME_NAME = "dungeon"
@@ -273,7 +273,7 @@ def write(game, snapshot, s):
     if len(pending) > s.pending.shape[1]:
         raise fail("pending_ammo", f"{len(pending)} spawns, at most {s.pending.shape[1]} fit")
     treasure_timer = integer(snapshot, "treasure_timer", 1, INT32_MAX)
-    rng = array(snapshot, "rng", (NUM_STREAMS,), dtype=np.uint64) if "rng" in snapshot else None
+    rng = snapshot_rng(snapshot)
     _check_over(over, alive, tick, c.max_turns)
 
     s.tiles[0] = tiles

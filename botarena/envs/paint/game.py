@@ -115,8 +115,7 @@ class PaintGame(BatchedGame):
                 raise snap.fail(key, "disagrees with 'colour' and 'positions'")
         turns_left = snap.integer(snapshot, "turns_left", 0, self.max_turns)
         steps, over = snap.integer(snapshot, "steps", 0), snap.flag(snapshot, "over")
-        rng = snap.array(snapshot, "rng", state.rng.shape[1:], dtype=np.uint64) \
-            if "rng" in snapshot else state.rng[0]
+        rng = snap.rng(snapshot, state.rng[0])
         s = state
         s.colour[0], s.positions[0] = colour, positions
         s.scores[0] = s.prev_scores[0] = scores

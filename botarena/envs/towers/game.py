@@ -5,11 +5,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from gymnasium import spaces
 
-from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
+from ...core.batched import OBS_ONE, BatchedGame
 from ...core.grid import DIRECTIONS
 from ...core.rewards import REWARD_MODES
-from ...core.rng import NUM_STREAMS
 from ...core.snapshot import array, fail, flag, integer, require
+from ...core.snapshot import rng as snapshot_rng
 from . import kernel, render
 from .bots import BOTS
 from .config import Config
@@ -212,8 +212,7 @@ class TowersGame(BatchedGame):
         if ids and next_id <= max(ids):
             raise fail("next_id", f"{next_id} is not above every unit's id (the highest is "
                                   f"{max(ids)})")
-        rng = array(snapshot, "rng", (NUM_STREAMS,), dtype=np.uint64) if "rng" in snapshot \
-            else None
+        rng = snapshot_rng(snapshot)
 
         s, e = state, 0
         T = c.max_num_towers
