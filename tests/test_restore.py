@@ -125,7 +125,11 @@ def test_bad_values_are_named_and_change_nothing(determinism_case):
 def test_parallel_env_restore(env_id):
     first = botarena.parallel_env(env_id)
     first.reset(seed=11)
+    for k, agent in enumerate(first.possible_agents):
+        first.action_space(agent).seed(k)            # the same random actions every run
     for _ in range(12):
+        if not first.agents:
+            break
         first.step({a: first.action_space(a).sample() for a in first.agents})
     second = botarena.parallel_env(env_id)
     second.reset(seed=99)
