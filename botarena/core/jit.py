@@ -122,13 +122,16 @@ def bind(dispatcher, *args):
 class BatchTyped:
     """A jitted function called through ``bind``: one compiled copy for batches of any
     size (the games' bots and other kernels called on a state from Python).  Typing a
-    state in Python costs ~1 ms, so the entry point of the last call is kept and reused
-    while the tuple arguments (state, params) are the same objects and the other
-    arguments have the same types."""
+    state in Python costs ~1 ms, so the entry points of the last ``ENTRIES`` argument
+    sets are kept and reused while the tuple arguments (state, params) are the same
+    objects and the other arguments have the same types (many one-game envs taking turns
+    at one bot each find theirs)."""
+
+    ENTRIES = 64
 
     def __init__(self, dispatcher):
         self.dispatcher = dispatcher
-        self._last = None   # (key, the tuple arguments kept alive, entry point)
+        self._entries = {}  # key -> (the tuple arguments kept alive, entry point), oldest first
         functools.update_wrapper(self, dispatcher)
 
     def __call__(self, *args):
@@ -136,10 +139,13 @@ class BatchTyped:
             return self.dispatcher(*args)
         typeof = self.dispatcher.typeof_pyval
         key = tuple(id(a) if isinstance(a, tuple) else batch_type(a, typeof(a)) for a in args)
-        if self._last is None or self._last[0] != key:
+        entry = self._entries.get(key)
+        if entry is None:
+            if len(self._entries) >= self.ENTRIES:
+                del self._entries[next(iter(self._entries))]
             kept = [a for a in args if isinstance(a, tuple)]
-            self._last = (key, kept, bind(self.dispatcher, *args))
-        return self._last[2](*args)
+            entry = self._entries[key] = (kept, bind(self.dispatcher, *args))
+        return entry[1](*args)
 
 
 class Bot(BatchTyped):
