@@ -6,8 +6,8 @@
                    [--record FILE] [--log-dir DIR] [--turn-limit S] [--game-limit S]
                    [--memory-mb M] [--in-process] [--json]
     botarena tournament ENV_ID PLAYER... --games N [--jobs J] [--out DIR] [--seed S]
-    botarena export-bot MODEL --env ENV_ID --out DIR
-    botarena check-bot DIR --env ENV_ID [--opponent bot:NAME] [--games N]
+    botarena export-bot MODEL --env ENV_ID --out DIR [--config K=V ...]
+    botarena check-bot DIR --env ENV_ID [--opponent PLAYER] [--games N] [--config K=V ...]
 
 PLAYER is a spec (``bot:NAME``, ``policy:PATH``, ``python:FILE[:CLASS]``,
 ``cmd:"PROGRAM ARGS"``; see ``spec``).  ``--config`` values are JSON where they parse as
@@ -54,15 +54,16 @@ def cmd_tournament(args):
 
 def cmd_export(args):
     from .export import export_bot
-    path = export_bot(args.model, args.env, args.out)
-    print(f"bot written to {path} (run: python {path}/main.py)")
+    from .export import program
+    path = export_bot(args.model, args.env, args.out, config=parse_config(args.config))
+    print(f"bot written to {path} ({program(args.env)})")
     return 0
 
 
 def cmd_check(args):
     from .export import check_bot, format_check
     print(format_check(check_bot(args.dir, args.env, opponent=args.opponent, games=args.games,
-                                 seed=args.seed)))
+                                 seed=args.seed, config=parse_config(args.config))))
     return 0
 
 
@@ -107,6 +108,8 @@ def build_parser():
     p.add_argument("model", help="an SB3 model zip")
     p.add_argument("--env", required=True)
     p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--config", nargs="*", default=[], metavar="K=V",
+                   help="game settings over the trained ones (e.g. ants' max_turns)")
     p.set_defaults(run=cmd_export)
     p = sub.add_parser("check-bot", help="play an exported bot under the contest's limits")
     p.add_argument("dir")
@@ -114,6 +117,8 @@ def build_parser():
     p.add_argument("--opponent", default="bot:random")
     p.add_argument("--games", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--config", nargs="*", default=[], metavar="K=V",
+                   help="the games' config (default: the contest's)")
     p.set_defaults(run=cmd_check)
     return parser
 

@@ -1,18 +1,30 @@
 """From a trained policy to a contest bot: ``export_bot`` and ``check_bot``.
 
-``export_bot(model, env_id, out)`` writes a folder: ``weights.npz`` (the policy network's
-layers as numpy arrays), ``bot.json`` (env id, observation settings, activation) and
-``main.py``, a program that speaks the game's contest protocol on stdin / stdout and
-plays the policy with numpy only (no torch, no SB3): each message becomes the game's
-position (``restore``), botarena's own observation encoder gives the observation and the
-action mask, the network's masked argmax the move.  Supported: ``paint_v0``, models with
-an ``MlpPolicy`` (a flattened observation, dense layers with tanh or ReLU), as
-``botarena.training.ppo`` trains by default.
+``export_bot(model, env_id, out, config=None)`` writes a folder: ``weights.npz`` (the
+policy's action path as numpy arrays, ``numpy_policy.extract``), ``bot.json`` (the env id,
+the game's config as the policy reads it, the network's settings) and the program:
 
-``check_bot(folder, env_id, opponent)`` plays the bot as a ``cmd:`` player against a
-scripted one under the contest's limits, in both seats, and gives the per-move latency
-percentiles.
+- ``main.py`` for the games with a contest protocol (paint_v0, ants_v0, coderunner_v0,
+  towers_v0): it speaks the protocol on stdin / stdout (``protocols``' ``Client``), puts
+  a one-env game of botarena into the position of each message (``restore``), and plays
+  the network's masked argmax on that game's observation and mask, with numpy only (no
+  torch, no SB3);
+- ``agent.py`` for dungeon_v0, whose contest ran Python agents: ``Agent(player_num,
+  env)`` with ``next_move(game_state, player_state)`` as the seed describes.  It restores
+  the position that botarena's runners hand over (``game_state.snapshot``: the arena's
+  ``python:`` host, ``botarena-dungeon``, ``vector_env``); the seed's own runner does not
+  show bomb fuses or the opponents' HP, which the observation holds, so there it raises.
+
+The config: the one the model was trained with (``results.json`` beside it, as
+``training.ppo`` writes it), the model's own ``obs_dtype``, then ``config`` over them
+(e.g. ants_v0's ``max_turns``, which no ants message carries).  An observation of
+another shape than the model's fails at export, naming both.
+
+``check_bot(folder, env_id, opponent)`` plays the bot against ``opponent`` (``cmd:`` for
+``main.py``, ``python:`` for ``agent.py``) under the contest's limits, seats swapped
+every game, and gives the per-move latency percentiles.
 """
+import dataclasses
 import json
 import os
 import sys
@@ -20,11 +32,13 @@ import sys
 import numpy as np
 
 from ..registry import env_module
+from .numpy_policy import NumpyPolicy, extract
 from .players import latency_percentiles
 
-SUPPORTED = ("paint_v0",)
-ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu"}
-WEIGHTS, META, MAIN = "weights.npz", "bot.json", "main.py"
+DUNGEON = "dungeon_v0"
+WEIGHTS, META, MAIN, AGENT = "weights.npz", "bot.json", "main.py", "agent.py"
+# the fields of a dungeon match's config the policy reads as it was trained
+OBSERVATION_FIELDS = ("obs_dtype", "view", "shield")
 MAIN_TEXT = '''"""A contest bot exported by botarena (botarena export-bot): run it as
 ``python main.py``; it needs numpy and botarena (for the game's observations), not torch."""
 import os
@@ -34,142 +48,125 @@ from botarena.arena.export import run_exported
 
 sys.exit(run_exported(os.path.dirname(os.path.abspath(__file__))))
 '''
+AGENT_TEXT = '''"""A dungeon agent exported by botarena (botarena export-bot): the seed's
+``Agent(player_num, env)`` with ``next_move(game_state, player_state)``, playing a trained
+policy with numpy; it needs botarena's runners (the position's snapshot), not torch."""
+import os
+
+from botarena.arena.export import ExportedAgent
+
+FOLDER = os.path.dirname(os.path.abspath(__file__))
 
 
-def _layers(model):
-    """``[(weight, bias, activation)]`` of the policy's path from observation to logits."""
-    import torch.nn as nn
-    policy = model.policy
-    if type(policy.features_extractor).__name__ != "FlattenExtractor":
-        raise ValueError("export-bot handles MlpPolicy models (a flattened observation); "
-                         f"this one has a {type(policy.features_extractor).__name__}")
-    layers, pending = [], None
-    for module in list(policy.mlp_extractor.policy_net) + [policy.action_net]:
-        if isinstance(module, nn.Linear):
-            if pending is not None:
-                layers.append(pending)
-            pending = [module.weight.detach().numpy(), module.bias.detach().numpy(), "linear"]
-        elif type(module).__name__ in ACTIVATIONS and pending is not None:
-            pending[2] = ACTIVATIONS[type(module).__name__]
-        else:
-            raise ValueError(f"export-bot can't translate the layer {module}")
-    layers.append(pending)
-    return layers
+class Agent(ExportedAgent):
+    def __init__(self, player_num, env=None):
+        super().__init__(FOLDER, player_num, env)
+'''
 
 
-def export_bot(model_path, env_id, out):
+def program(env_id):
+    """The file an exported bot of ``env_id`` runs."""
+    return AGENT if env_id == DUNGEON else MAIN
+
+
+def export_bot(model_path, env_id, out, config=None):
     """Write the bot folder ``out`` for the SB3 model at ``model_path``; returns ``out``."""
-    if env_id not in SUPPORTED:
-        raise ValueError(f"export-bot supports {', '.join(SUPPORTED)}; not {env_id}")
-    from stable_baselines3.common.preprocessing import is_image_space
     from ..training.evaluate import load_model, trained_config
+    module = env_module(env_id)
     model = load_model(model_path)
-    layers = _layers(model)
+    arrays, policy = extract(model)
     space = model.observation_space
     _, trained = trained_config(model_path)
+    settings = dict(trained, obs_dtype="float32" if space.dtype == np.float32 else "uint8")
+    settings.update(config or {})
+    game = module.Game(module.Config(**settings), 1)
+    if game.observation_space.shape != space.shape:
+        raise ValueError(f"the model reads observations of shape {space.shape}, {env_id} "
+                         f"with the config {settings} gives {game.observation_space.shape}: "
+                         "pass the config it was trained with (e.g. view=\"ego\")")
     os.makedirs(out, exist_ok=True)
-    arrays = {}
-    for i, (weight, bias, _) in enumerate(layers):
-        arrays[f"w{i}"], arrays[f"b{i}"] = weight, bias
     np.savez(os.path.join(out, WEIGHTS), **arrays)
-    meta = {"env": env_id, "obs_shape": list(space.shape),
-            "obs_dtype": "float32" if space.dtype == np.float32 else "uint8",
-            "view": trained.get("view"),
-            "scale": bool(model.policy.normalize_images and is_image_space(space)),
-            "activations": [activation for _, _, activation in layers]}
     with open(os.path.join(out, META), "w") as f:
-        json.dump(meta, f, indent=2)
-    with open(os.path.join(out, MAIN), "w") as f:
-        f.write(MAIN_TEXT)
+        json.dump({"env": env_id, "config": settings, "policy": policy}, f, indent=2)
+    with open(os.path.join(out, program(env_id)), "w") as f:
+        f.write(AGENT_TEXT if env_id == DUNGEON else MAIN_TEXT)
     return out
 
 
-class NumpyPolicy:
-    """The exported network: ``act(obs, mask)`` is the masked argmax of its logits."""
-    FUNCTIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0), "linear": lambda x: x}
-
-    def __init__(self, folder):
-        with open(os.path.join(folder, META)) as f:
-            self.meta = json.load(f)
-        weights = np.load(os.path.join(folder, WEIGHTS))
-        self.layers = [(weights[f"w{i}"], weights[f"b{i}"], self.FUNCTIONS[a])
-                       for i, a in enumerate(self.meta["activations"])]
-
-    def act(self, obs, mask):
-        x = np.asarray(obs, dtype=np.float32).reshape(-1)
-        if self.meta["scale"]:
-            x = x / np.float32(255.0)
-        for weight, bias, function in self.layers:
-            x = function(weight @ x + bias)
-        logits = np.where(np.asarray(mask, dtype=bool), x, -np.inf)
-        return int(np.argmax(logits))
+def load_exported(folder):
+    """``(bot.json's dict, NumpyPolicy)`` of an exported bot folder."""
+    with open(os.path.join(folder, META)) as f:
+        meta = json.load(f)
+    with np.load(os.path.join(folder, WEIGHTS)) as weights:
+        arrays = dict(weights)
+    return meta, NumpyPolicy(arrays, meta["policy"])
 
 
-def paint_position(state, player_id):
-    """(snapshot, seat, board config) of a paint protocol state for ``restore``."""
-    names = list(state["player_positions"])
-    colour = np.zeros((state["height"], state["width"]), dtype=np.int16)
-    for r, row in enumerate(state["colors"]):
-        for c, owner in enumerate(row):
-            if owner is not None:
-                colour[r, c] = names.index(owner) + 1
-    for r, c in state.get("obstacles", []):
-        colour[r, c] = -1
-    positions = np.array([state["player_positions"][n] for n in names], dtype=np.int16)
-    snapshot = {"colour": colour, "positions": positions, "turns_left": state["turns_left"],
-                "steps": len(state["previous_actions"]), "over": False}
-    board = {"board": "random", "width": state["width"], "height": state["height"],
-             "num_players": len(names),
-             "max_turns": state["turns_left"] + len(state["previous_actions"])}
-    return snapshot, names.index(player_id), board
+def run_exported(folder, stdin=None, stdout=None):
+    """The exported bot's main loop over its game's protocol: returns the exit status."""
+    from .protocols import client_class
+    meta, policy = load_exported(folder)
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    client = client_class(meta["env"])(meta["env"], meta["config"])
+    lines = iter(stdin.readline, "")
+
+    def send(text):
+        if text is not None:
+            stdout.write(text)
+            stdout.flush()
+
+    send(client.start(lines))
+    while True:
+        message = client.read(lines)
+        if message is None:
+            return 0
+        seat = client.position(message)
+        game = client.game
+        send(client.reply(policy.act(game.obs[0, seat], game.masks[0, seat]), message))
 
 
-def run_exported(folder):
-    """The exported bot's main loop (paint's protocol): returns the exit status."""
-    policy = NumpyPolicy(folder)
-    module = env_module(policy.meta["env"])
-    options = {"obs_dtype": policy.meta["obs_dtype"]}
-    if policy.meta["view"]:
-        options["view"] = policy.meta["view"]
-    from .protocols.paint import action_json
-    hello = json.loads(sys.stdin.readline())
-    warm = module.Game(module.Config(**options), 1)   # compiles before the first turn
-    warm.reset(seed=0)
-    warm.restore(warm.snapshot(0), 0)
-    sys.stdout.write(json.dumps({"ready": True}) + "\n")
-    sys.stdout.flush()
-    games = {}                                        # one game a board size
-    for line in sys.stdin:
-        state = json.loads(line)
-        snapshot, seat, board = paint_position(state, hello["player_id"])
-        key = tuple(sorted(board.items()))
-        if key not in games:
-            games[key] = module.Game(module.Config(**board, **options), 1)
-            games[key].reset(seed=0)
-        game = games[key]
-        game.restore(snapshot, 0)
-        action = policy.act(game.obs[0, seat], game.masks[0, seat])
-        reply = {"turns_left": state["turns_left"]}
-        reply.update(action_json(action) or {"type": "walk", "direction": [0, 0]})
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
-    return 0
+class ExportedAgent:
+    """A dungeon agent playing an exported policy (``agent.py`` subclasses it)."""
+
+    def __init__(self, folder, player_num, env=None):
+        meta, self.policy = load_exported(folder)
+        module = env_module(DUNGEON)
+        trained = meta["config"]
+        match = getattr(env, "config", None)
+        if match is None:
+            config = module.Config(**trained)
+        else:
+            config = dataclasses.replace(match, **{k: trained[k] for k in OBSERVATION_FIELDS
+                                                   if k in trained})
+        self.player_num = int(player_num)
+        self.game = module.Game(config, 1)
+        self.game.reset(seed=0)                       # compiles before the first tick
+
+    def next_move(self, game_state, player_state):
+        from ..envs.dungeon.agents import ACTIONS
+        snapshot = getattr(game_state, "snapshot", None)
+        if snapshot is None:
+            raise RuntimeError("this exported agent needs botarena's dungeon runners: the "
+                               "game_state lacks the snapshot its observation is built from")
+        self.game.restore(snapshot, 0)
+        seat = self.player_num
+        return ACTIONS[self.policy.act(self.game.obs[0, seat], self.game.masks[0, seat])]
 
 
 def check_bot(folder, env_id, opponent="bot:random", games=2, seed=0, config=None):
     """Play the bot in ``folder`` against ``opponent`` under the contest's limits, seats
     swapped each game; returns ``games`` (results) and ``latency_ms`` (percentiles)."""
     from .match import play
-    main = os.path.join(folder, MAIN)
-    if not os.path.isfile(main):
-        raise ValueError(f"{folder!r} holds no {MAIN}: not an exported bot")
-    bot = f'cmd:"{sys.executable}" "{main}"'
+    path = os.path.join(folder, program(env_id))
+    if not os.path.isfile(path):
+        raise ValueError(f"{folder!r} holds no {program(env_id)}: not an exported "
+                         f"{env_id} bot")
+    bot = f"python:{path}" if env_id == DUNGEON else f'cmd:"{sys.executable}" "{path}"'
     results, latencies = [], []
     for g in range(games):
         seats = [bot, opponent] if g % 2 == 0 else [opponent, bot]
         result = play(env_id, seats, seed=seed + g, config=config)
-        mine = g % 2
-        latencies += result["seats"][mine]["latency_s"]
+        latencies += result["seats"][g % 2]["latency_s"]
         results.append(result)
     return {"env": env_id, "bot": folder, "games": results,
             "latency_ms": latency_percentiles(latencies)}

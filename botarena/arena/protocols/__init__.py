@@ -19,9 +19,22 @@ and that program's replies into the game's action for the seat.  It only reads t
   ``eliminate(game, e)`` applies it);
 - ``on_game_limit``: what spending the game's time budget does: ``NOOP`` (the bot is
   stopped and plays no-ops to the end) or ``FORFEIT`` (the match ends, the bot loses).
+
+``Client(env_id, config)`` is the program's side of the same wire format, what an
+exported bot (``export``) runs: ``start(lines)`` reads the first message from an iterator
+of input lines and returns the answer's text (or None), ``read(lines)`` the next turn's
+message (None once the game is over), ``position(message)`` puts the client's own one-env
+``game`` into the position the message describes (``restore``) and returns the seat, so
+that botarena's own encoder gives the seat's observation and mask; ``reply(action,
+message)`` is the answer's text.  What a message leaves out and the observation shows
+(countdowns, who has visited a cell) the client keeps from the earlier messages.
+``config`` holds the Config fields of the game as the policy was trained (``view``,
+``obs_dtype``, ``mirror``) and the contest's settings no message carries; each message's
+own (board, number of turns) override them.
 """
 from importlib import import_module
 
+from ...registry import env_module
 from ..process import LINE, Limits
 
 NOOP, ELIMINATE, FORFEIT = "noop", "eliminate", "forfeit"
@@ -72,9 +85,42 @@ class Protocol:
         raise NotImplementedError
 
 
+class Client:
+    def __init__(self, env_id, config=None):
+        self.module = env_module(env_id)
+        self.config = dict(config or {})
+        self.game = None
+
+    def make_game(self, **fields):
+        """A one-env game of the client's config with ``fields`` over it, reset (which
+        compiles it before the first turn)."""
+        game = self.module.Game(self.module.Config(**{**self.config, **fields}), 1)
+        game.reset(seed=0)
+        return game
+
+    def start(self, lines):
+        raise NotImplementedError
+
+    def read(self, lines):
+        """The next message: one line by default (None at the end of the input)."""
+        return next(lines, None)
+
+    def position(self, message):
+        raise NotImplementedError
+
+    def reply(self, action, message):
+        raise NotImplementedError
+
+
 def protocol_class(env_id):
     """The contest protocol of ``env_id``; ``ValueError`` for a game without one."""
     if env_id not in MODULES:
         raise ValueError(f"{env_id} has no contest text protocol: its programs are Python "
                          "agents (python:FILE), see docs/arena.md")
     return import_module(f"{__name__}.{MODULES[env_id]}").PROTOCOL
+
+
+def client_class(env_id):
+    """The program's side of ``env_id``'s protocol (see ``Client``)."""
+    protocol_class(env_id)
+    return import_module(f"{__name__}.{MODULES[env_id]}").CLIENT

@@ -10,18 +10,28 @@
    ``{"turns_left": n, "type": "walk" | "shoot", "direction": [d_row, d_col]}``, one of
    the 8 directions.  A reply whose ``turns_left`` is not the turn's is a late one: it is
    skipped.  A timeout, a crash or an invalid reply: the player stays that turn.
+   Staying is not a move of the seed's; ours (the game's no-op) is a walk of
+   ``[0, 0]``, taken without a warning.
+
+The client (``PaintClient``) rebuilds the board from each state: ``colors`` and
+``obstacles`` the colours, ``turns_left`` and the length of ``previous_actions`` the turn
+and the game's length; ``player_id`` among the keys of ``player_positions`` is the seat.
 """
 import json
+
+import numpy as np
 
 from ...core.grid import DIRECTIONS
 from ...envs.paint.constants import FIRST_SHOOT, FIRST_WALK, NEUTRAL, OBSTACLE
 from ..process import LINE, Limits
-from . import Garbled, Protocol, Stale
+from . import Client, Garbled, Protocol, Stale
 
 READY_S = 5.0
 TURN_S = 0.5
 DIRECTION_INDEX = {(int(dr), int(dc)): i for i, (dr, dc) in enumerate(DIRECTIONS)}
 NUM_DIRECTIONS = len(DIRECTIONS)
+STAY = {"type": "walk", "direction": [0, 0]}     # our no-op: a walk nowhere
+STAY_ACTION = 0
 
 
 def action_json(action):
@@ -86,6 +96,8 @@ class PaintProtocol(Protocol):
         if reply.get("turns_left") != int(self.game.state.turns_left[e]):
             raise Stale(f"turns_left {reply.get('turns_left')!r} is not this turn's")
         kind, direction = reply.get("type"), reply.get("direction")
+        if {key: reply.get(key) for key in STAY} == STAY:
+            return STAY_ACTION
         if kind not in ("walk", "shoot"):
             raise Garbled(f"type must be walk or shoot, got {kind!r}")
         if not (isinstance(direction, list) and len(direction) == 2
@@ -96,4 +108,49 @@ class PaintProtocol(Protocol):
         return first + DIRECTION_INDEX[tuple(direction)]
 
 
+
+
+class PaintClient(Client):
+    def __init__(self, env_id, config=None):
+        super().__init__(env_id, config)
+        self.player_id = None
+        self.games = {}                       # one game a board: size, players and length
+
+    def start(self, lines):
+        self.player_id = json.loads(next(lines))["player_id"]
+        self.make_game()                      # compiles before the first turn
+        return json.dumps({"ready": True}) + "\n"
+
+    def read(self, lines):
+        line = next(lines, None)
+        return None if line is None else json.loads(line)
+
+    def position(self, state):
+        names = list(state["player_positions"])
+        colour = np.zeros((state["height"], state["width"]), dtype=np.int16)
+        for r, row in enumerate(state["colors"]):
+            for c, owner in enumerate(row):
+                if owner is not None:
+                    colour[r, c] = names.index(owner) + 1
+        for r, c in state.get("obstacles", []):
+            colour[r, c] = OBSTACLE
+        played = len(state["previous_actions"])
+        board = {"board": "random", "width": state["width"], "height": state["height"],
+                 "num_players": len(names), "max_turns": state["turns_left"] + played}
+        key = tuple(sorted(board.items()))
+        if key not in self.games:
+            self.games[key] = self.make_game(**board)
+        self.game = self.games[key]
+        positions = np.array([state["player_positions"][n] for n in names], dtype=np.int16)
+        self.game.restore({"colour": colour, "positions": positions,
+                           "turns_left": state["turns_left"], "steps": played, "over": False}, 0)
+        return names.index(self.player_id)
+
+    def reply(self, action, state):
+        reply = {"turns_left": state["turns_left"]}
+        reply.update(action_json(action) or STAY)
+        return json.dumps(reply) + "\n"
+
+
 PROTOCOL = PaintProtocol
+CLIENT = PaintClient

@@ -20,12 +20,20 @@ does for its player 2.
 Limits: the seed counts instructions (10 million a turn, 100 million a game); here they
 are time: 1 s a turn (past it, the turn's commands are void: no-op), 10 s a game (past it,
 the player loses the match, as the seed's game limit says).
+
+The client (``TowersClient``) turns the map and the units back into the game's own frame
+(player_1's by half a turn) and restores them: a moving bot's target is not sent (the
+observation does not show it), nor the last turn's scores, which it counts as the game
+does: the living units on flag tiles, bots and towers weighted by the config's
+multipliers.
 """
 import json
 
+import numpy as np
+
 from ...envs.towers.constants import COMMAND_NAMES, NUM_PLAYERS
 from ..process import LINE, Limits
-from . import FORFEIT, Garbled, Protocol, Stale
+from . import FORFEIT, Client, Garbled, Protocol, Stale
 
 TURN_S = 1.0
 GAME_TURNS = 10              # the seed's game limit is 10 turn limits
@@ -33,6 +41,7 @@ START_S = 10.0
 COMMAND_OF = {name: i for i, name in enumerate(COMMAND_NAMES) if i}
 TOWER_COMMANDS = ("blast",)
 TILE_MIDDLE = 0.5
+FLAG = "F"                   # a flag tile's letter in the map rows
 
 
 class TowersProtocol(Protocol):
@@ -144,4 +153,91 @@ class TowersProtocol(Protocol):
         return grid
 
 
+class TowersClient(Client):
+    def __init__(self, env_id, config=None):
+        super().__init__(env_id, config)
+        self.seat = None
+        self.map = None                 # the rows in the game's frame
+        self.ids = {}                   # the own units' tiles as this player sees them -> id
+
+    def _size(self):
+        return self.game.config.map_size
+
+    def _absolute(self, x, y):
+        """A position of the message in the game's frame (its own inverse)."""
+        n = self._size()
+        return (n - x, n - y) if self.seat == 1 else (x, y)
+
+    def _seen_tile(self, x, y):
+        """The tile of the game's frame position (x, y) as this player sees it (the
+        action grid's and the commands' frame)."""
+        n, tile = self._size(), (int(np.floor(x)), int(np.floor(y)))
+        return (n - 1 - tile[0], n - 1 - tile[1]) if self.seat == 1 else tile
+
+    def start(self, lines):
+        hello = json.loads(next(lines))
+        self.seat = int(hello["player_id"])
+        rows = [row.split() for row in hello["map"]]
+        if self.seat == 1:
+            rows = [row[::-1] for row in rows[::-1]]
+        self.map = [" ".join(row) for row in rows]
+        self.game = self.make_game(board=self.map, map_size=int(hello["map_size"]),
+                                   max_turns=int(hello["turns"]))
+        return json.dumps({"ready": True}) + "\n"
+
+    def read(self, lines):
+        line = next(lines, None)
+        return None if line is None else json.loads(line)
+
+    def position(self, state):
+        me, enemy = self.seat, NUM_PLAYERS - 1 - self.seat
+        turn = state["turn"]
+        scores = [0, 0]
+        scores[me], scores[enemy] = state["scores"]
+        self.ids = {}
+        bots, towers = [], []
+        for owner, key in ((me, "bots"), (enemy, "enemy_bots")):
+            for b in state[key]:
+                x, y = self._absolute(*b["position"])
+                bots.append({"owner": owner, "id": b["id"], "x": x, "y": y, "hp": b["hp"],
+                             "command": b["state"], "target_x": x, "target_y": y,
+                             "dead": False})
+                if b.get("commandable"):
+                    self.ids[self._seen_tile(x, y)] = b["id"]
+        for owner, key in ((me, "towers"), (enemy, "enemy_towers")):
+            for t in state[key]:
+                x, y = self._absolute(*t["position"])
+                tile = (int(np.floor(x)), int(np.floor(y)))
+                towers.append({"owner": owner, "id": t["id"], "x": tile[0], "y": tile[1],
+                               "hp": t["hp"], "age": t["age"], "dead": False})
+                if owner == me:
+                    self.ids[self._seen_tile(*tile)] = t["id"]
+        units = bots + towers
+        self.game.restore({"map": self.map, "turn": turn, "scores": scores,
+                           "turn_scores": self._turn_scores(bots, towers) if turn else [0, 0],
+                           "bots": bots, "towers": towers,
+                           "next_id": max((u["id"] for u in units), default=-1) + 1}, 0)
+        return self.seat
+
+    def _turn_scores(self, bots, towers):
+        """Each player's last turn score: its living units on flag tiles, weighted."""
+        config, scores = self.game.config, [0, 0]
+        for units, points in ((bots, config.bot_score_multiplier),
+                              (towers, config.tower_score_multiplier)):
+            for u in units:
+                if self.map[int(u["x"])].split()[int(u["y"])] == FLAG:
+                    scores[u["owner"]] += points
+        return scores
+
+    def reply(self, action, state):
+        n = self._size()
+        commands = []
+        for tile, unit in self.ids.items():
+            command = int(action[tile[0] * n + tile[1]])
+            if command:
+                commands.append({"id": unit, "command": COMMAND_NAMES[command]})
+        return json.dumps({"turn": state["turn"], "commands": commands}) + "\n"
+
+
 PROTOCOL = TowersProtocol
+CLIENT = TowersClient
