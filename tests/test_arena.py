@@ -1,6 +1,7 @@
 """The arena: specs, matches over every protocol (recorded, replays verified, logs
 beside them), python: agents in and out of process, the CLI, tournaments, vector_env
-opponents, and a policy exported as a contest bot playing the same moves."""
+opponents and their processes closed with the vector env.  Exported bots:
+``test_arena_export.py``."""
 import csv
 import json
 import os
@@ -12,7 +13,6 @@ import pytest
 
 import botarena
 from botarena import replay as replay_module
-from botarena.arena.export import check_bot, export_bot
 from botarena.arena.match import play
 from botarena.arena.spec import SpecError, parse_spec
 from botarena.arena.tournament import tournament
@@ -136,50 +136,33 @@ def test_tournament_round_robin(tmp_path):
     assert same["ratings"] == result["ratings"]                 # jobs change nothing
 
 
-def test_vector_env_takes_spec_strings():
-    venv = botarena.vector_env("coderunner_v0", 2, opponent=contest_bot("coderunner"), seed=0,
-                               max_turns=SHORT)
-    opponent = venv.slots.opponents[0][0]
+def group_running(pgid):
+    """Whether any process of the group ``pgid`` still runs (zombies do not run)."""
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:                     # not a process, or gone meanwhile
+            continue
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            return True
+    return False
+
+
+def test_vector_env_takes_spec_strings_and_its_close_ends_the_processes():
+    venv = botarena.vector_env("coderunner_v0", 2, opponent=[contest_bot("coderunner"),
+                                                             f"python:{HOSTILE_AGENT}"],
+                               seed=0, max_turns=SHORT)
+    opponents = [opp for opp, *_ in venv.slots.opponents]
     venv.reset()
     dones = 0
     for _ in range(2 * SHORT + 1):
         _, _, done, _ = venv.step(np.zeros(2, dtype=np.int64))
         dones += int(done.sum())
-    assert dones == 4 and opponent.warnings == 0
-    assert opponent.games == 6          # per env: two games over, the third begun
-    opponent.close()
-    assert opponent.players == {}
-
-
-@pytest.fixture(scope="module")
-def random_policy(tmp_path_factory):
-    """An SB3 MaskablePPO model with its initial (random) weights: untrained, named so."""
-    from sb3_contrib import MaskablePPO
-    path = str(tmp_path_factory.mktemp("policy") / "random_weights_paint.zip")
-    venv = botarena.vector_env("paint_v0", 2, opponent="random", seed=0)
-    MaskablePPO("MlpPolicy", venv, seed=0, policy_kwargs={"net_arch": [32]}).save(path)
-    return path
-
-
-def test_exported_policy_plays_the_same_moves_as_in_process(random_policy, tmp_path):
-    bot = export_bot(random_policy, "paint_v0", str(tmp_path / "bot"))
-    assert sorted(os.listdir(bot)) == ["bot.json", "main.py", "weights.npz"]
-    exported = f'cmd:"{sys.executable}" {os.path.join(bot, "main.py")}'
-    compared = 0
-    for seed, seat in ((3, 0), (4, 1)):
-        runs = []
-        for player in (f"policy:{random_policy}", exported):
-            seats = [player, "bot:greedy"] if seat == 0 else ["bot:greedy", player]
-            record = tmp_path / f"{seed}-{len(runs)}.jsonl"
-            result = play("paint_v0", seats, seed=seed, record=str(record))
-            assert result["seats"][seat]["moves"] == result["turns"]
-            runs.append([json.loads(line)["actions"][seat]
-                         for line in record.read_text().splitlines()[1:-1]])
-        assert runs[0] == runs[1]
-        compared += len(runs[0])
-    assert compared == 200                      # two whole games of the 10x10 board
-    check = check_bot(bot, "paint_v0", opponent="bot:random", games=2)
-    assert set(check["latency_ms"]) == {"p50", "p90", "p99", "max"}
-    assert all(g["seats"][g_i % 2]["timeouts"] == 0 for g_i, g in enumerate(check["games"]))
-    with pytest.raises(ValueError, match="supports paint_v0"):
-        export_bot(random_policy, "ants_v0", str(tmp_path / "no"))
+    assert dones == 4 and all(opp.warnings == 0 for opp in opponents)
+    assert [opp.games for opp in opponents] == [3, 3]    # two games over, the third begun
+    groups = [player.proc.pid for opp in opponents for player, _ in opp.players.values()]
+    assert len(groups) == 2 and all(group_running(g) for g in groups)
+    venv.close()
+    assert all(opp.players == {} for opp in opponents)
+    assert not any(group_running(g) for g in groups)     # every bot process group is gone

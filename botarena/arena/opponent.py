@@ -4,7 +4,8 @@
 seat) of the batched game, started when the seat first plays and again whenever its env
 starts a new game; each ``act`` asks all of them at once, then reads every reply, under
 the protocol's limits (a late or bad reply is the no-op).  ``close()`` ends every process
-(also called at exit).  Their stderr logs go to ``log_dir`` (a temporary folder by
+and reaps it; the vector env's ``close()`` calls it, and so does the interpreter's exit
+for an env never closed.  Their stderr logs go to ``log_dir`` (a temporary folder by
 default).
 """
 import atexit
@@ -67,6 +68,7 @@ class ArenaOpponent:
         for player, _ in self.players.values():
             player.close()
         self.players = {}
+        atexit.unregister(self.close)
 
     def __repr__(self):
         return f"ArenaOpponent({self.spec.text!r})"

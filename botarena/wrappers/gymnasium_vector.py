@@ -41,6 +41,9 @@ class SlotVectorEnv(VectorEnv):
             infos["final_obs"], infos["_final_obs"] = final, done.copy()
         return obs, rewards, terminated, truncated, infos
 
+    def close_extras(self, **kwargs):
+        self.slots.close()
+
     def render(self):
         game = self.slots.game
         return game.render_ansi(0) if self.render_mode == "ansi" else game.render_rgb(0)

@@ -12,7 +12,8 @@ observations the game already holds.
 ``make_opponent(spec, game)`` turns a player spec string of the arena (``"bot:greedy"`` or
 just ``"greedy"``, ``"policy:model.zip"``, ``"python:agent.py[:Class]"``, ``"cmd:./mybot"``;
 see ``botarena.arena.spec``), an opponent or a policy into an opponent.  ``python:`` and
-``cmd:`` opponents run in processes of their own (``botarena.arena.opponent``).
+``cmd:`` opponents run in processes of their own (``botarena.arena.opponent``); their
+``close()`` ends them, and the vector env's ``close()`` calls it (``AgentSlots.close``).
 """
 import inspect
 

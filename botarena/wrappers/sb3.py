@@ -65,7 +65,7 @@ class BotarenaVecEnv(VecEnv):
         return self.slots.action_masks()
 
     def close(self):
-        pass
+        self.slots.close()
 
     def render(self, mode=None):
         mode = mode or self.render_mode

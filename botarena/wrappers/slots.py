@@ -12,6 +12,9 @@
 Stepping auto-resets every env that ends, in the kernel; the last observation of a slot
 whose episode ended is in ``final_obs``.  Seeds: env ``e`` gets ``seed + e``.
 
+``close()`` closes the opponents that hold resources (``python:`` and ``cmd:`` ones end
+their processes); the vector envs' ``close()`` calls it.
+
 Agents that leave a game early (a dungeon player killed): a slot's episode is its env's
 game.  Until the game ends, a slot whose agent is out gets reward 0 and its (out)
 observations, and its actions are ignored (SuperSuit's "black death").  With opponents,
@@ -65,6 +68,13 @@ class AgentSlots:
         for opp, *_ in self.opponents:
             if hasattr(opp, "set_policy"):
                 opp.set_policy(policy)
+
+    def close(self):
+        """Close every opponent that has a ``close`` (their processes end and are reaped)."""
+        for opp, *_ in self.opponents:
+            close = getattr(opp, "close", None)
+            if close is not None:
+                close()
 
     def _gather(self, array):
         if self._all_learners:
