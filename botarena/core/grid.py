@@ -1,6 +1,7 @@
 """Grids: the 8 compass directions, bounds checks and ASCII board parsing."""
 import numpy as np
-from numba import njit
+
+from .jit import hot, phase
 
 DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 # (d_row, d_col) of each direction, in DIRECTION_NAMES order: clockwise from north.
@@ -20,12 +21,12 @@ def ego_shape(height, width):
     return 2 * height - 1, 2 * width - 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def in_bounds(row, col, height, width):
     return 0 <= row < height and 0 <= col < width
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def centre_window(planes, height, width, row, col, outside, window):
     """The planes of a board seen from square (row, col): board square (r, c) lands on
     window square (r - row + height - 1, c - col + width - 1), so the whole board is in

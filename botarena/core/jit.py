@@ -19,12 +19,19 @@ are taken as at every batch size (``batch_type``): a record field of a one-env s
 would otherwise make numba compile every kernel a second time (2 minutes for dungeon).
 ``BatchTyped(dispatcher)`` calls through ``bind``, reusing the last entry point (the bots).
 
-Hot-path functions that allocate nothing (rule phases, observe, rewards, batch drivers)
-are compiled with ``njit(cache=True, _nrt=False)``: without numba's runtime, taking a
-view such as ``s.colour[e]`` or passing an array to a helper costs no atomic reference
-count (those were ~40% of a paint step).  Such a function cannot create arrays, nor
-assign one array slice from another (``a[e] = b`` allocates a temporary): use
-``copy_into``.  Functions that allocate (e.g. the bots' scratch) keep the default.
+Two decorators hold numba's flags, so that the games' code names what a function is:
+
+- ``@hot``: a hot-path function that allocates nothing (rule phases, observe, rewards, batch
+  drivers), compiled and cached without numba's runtime (``_nrt=False``): taking a view
+  such as ``s.colour[e]`` or passing an array to a helper then costs no atomic reference
+  count (those were ~40% of a paint step).  Such a function cannot create arrays, nor
+  assign one array slice from another (``a[e] = b`` allocates a temporary): use
+  ``copy_into``.  Functions that allocate (e.g. the bots' scratch) use plain
+  ``njit(cache=True)``.
+- ``@phase``: a ``hot`` function inlined into its callers by numba (``inline="always"``):
+  a call passes the state tuple (dozens of arrays) as separate arguments, which costs
+  more than a small phase's own work.  A large phase that runs rarely is better ``hot``
+  (called only when needed): inlined, its code slowed dungeon's whole step by ~15%.
 """
 import functools
 import types
@@ -33,6 +40,16 @@ import numpy as np
 from numba import config as numba_config
 from numba import njit, prange
 from numba.core import types as numba_types
+
+
+def hot(function):
+    """A hot-path function: compiled and cached without numba's runtime (see above)."""
+    return njit(cache=True, _nrt=False)(function)
+
+
+def phase(function):
+    """A ``hot`` function inlined into its callers (see above)."""
+    return njit(cache=True, _nrt=False, inline="always")(function)
 
 
 def _serial_driver(s, p, chunks, args):
@@ -63,7 +80,7 @@ def batch_drivers(run_range, name):
     return tuple(drivers)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def copy_into(dst, src):
     """``dst[...] = src`` for C-contiguous arrays of the same size, without the temporary
     numba's slice assignment allocates when the two might overlap."""
@@ -72,7 +89,7 @@ def copy_into(dst, src):
         flat_dst[i] = flat_src[i]
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def first_outside(values, high):
     """Flat index of the first entry of ``values`` (C-contiguous) outside ``[0, high)``, or
     -1 (numpy's min and max would take two passes and a few microseconds of calls).  The
@@ -183,7 +200,7 @@ def batch_typed(table, action_shape=None):
     return {name: Bot(function, action_shape) for name, function in table.items()}
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def fill_plane(plane, value, whole):
     """``plane[:] = value`` (a constant observation plane), cast once to the plane's dtype
     outside the loop; left alone unless ``whole`` when it already holds that value (its

@@ -20,8 +20,7 @@ with layout ``A``, and ``copy_into`` of one env's entry needs a loop over them).
 import mmap
 
 import numpy as np
-from numba import njit
-
+from .jit import phase
 from .prefetch import LINE, prefetch
 
 HUGE_PAGE = 2 * 2**20   # bytes of a huge page (x86-64, arm64 with 4 KiB base pages)
@@ -91,7 +90,7 @@ def alloc_block(shapes, in_record=None):
     return arrays, records
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def prefetch_record(records, e):
     """Prefetch env e's record (every line of it)."""
     size = records.shape[1]

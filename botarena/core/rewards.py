@@ -10,13 +10,12 @@
 An agent that left the game on an earlier step gets reward 0 and stays terminated.
 """
 import numpy as np
-from numba import njit
-
+from .jit import hot
 REWARD_MODES = {"score": 0, "zero_sum": 1, "win_loss": 2}
 SCORE, ZERO_SUM, WIN_LOSS = 0, 1, 2
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def margin(values, a):
     """``values[a]`` minus the best value of the other agents."""
     best = -np.inf
@@ -26,7 +25,7 @@ def margin(values, a):
     return values[a] - best
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def outcome(rank_key, a):
     """+1 if agent ``a`` is strictly best by ``rank_key``, 0 if tied for best, else -1."""
     m = margin(rank_key, a)
@@ -37,7 +36,7 @@ def outcome(rank_key, a):
     return -1.0
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def finish_step(mode, max_steps, steps, game_over, alive, prev_alive, scores, prev_scores,
                 rank_key, rewards, terminated, truncated):
     """Rewards and end flags of one env after its rule phases; True when the env is done.

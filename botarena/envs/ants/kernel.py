@@ -20,9 +20,7 @@ list prefetched two envs before): ~1.3x kernel speed at batch 1024 (``core.prefe
 """
 from collections import namedtuple
 
-from numba import njit
-
-from ...core.jit import batch_drivers, copy_into, fill_plane
+from ...core.jit import batch_drivers, copy_into, fill_plane, hot, phase
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from ...core.prefetch import LINE, prefetch
@@ -48,7 +46,7 @@ AHEAD_LISTS = 4    # while it steps env e, the step driver prefetches the lists 
 AHEAD = 2          # e + AHEAD_LISTS and the lines at the ants of env e + AHEAD (read there)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def deal_hills(s, p, e):
     """Each colony's hills: its numbered ones plus random unassigned ones (GAME stream)."""
     hill_owner, order, rng = s.hill_owner[e], s.order[e], s.rng
@@ -74,7 +72,7 @@ def deal_hills(s, p, e):
             have += 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def reset_env(s, p, e):
     """A new game in env e: hills dealt, one ant on each, food spawned, scores set."""
     ant_at, food_at = s.ant_at[e], s.food_at[e]
@@ -113,7 +111,7 @@ def reset_env(s, p, e):
     update_rank_keys(s, p, e)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def mark_ants(s, p, e, planes, masks, drawing):
     """Env e's ants on every colony's planes and mask: ``drawing``, full on the ant
     plane of its colony (relative to the viewer) and its legal moves in its colony's
@@ -135,7 +133,7 @@ def mark_ants(s, p, e, planes, masks, drawing):
                        masks[a])
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def show_food(s, p, e, planes, shown):
     """Every colony's food plane (full where food lies, however many), showing the first ``shown`` entries of the
     ``shown_x``/``shown_y`` list, made to show env e's food list: one walk over both
@@ -168,7 +166,7 @@ def show_food(s, p, e, planes, shown):
         j += 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def show_hills_and_counts(s, p, e, planes, whole):
     """Every colony's hill planes (full standing, half razed) and constant planes (those
     whose value changed, or all if ``whole``)."""
@@ -196,7 +194,7 @@ def show_hills_and_counts(s, p, e, planes, whole):
         fill_plane(own[P_ALIVE * n:(P_ALIVE + 1) * n], alive_value, whole)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def razed_hills(s, e):
     """How many of env e's hills are razed (a turn that razes one redraws the proximity
     planes)."""
@@ -206,7 +204,7 @@ def razed_hills(s, e):
     return razed
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def show_hill_proximity(s, p, e, planes):
     """Every colony's HILL_PROXIMITY plane, drawn whole from the steps over land to the
     nearest standing hill of another colony (``land_distances``; the scratch ``s.focus``
@@ -237,7 +235,7 @@ def show_hill_proximity(s, p, e, planes):
                 near[c] = p.full * (HILL_REACH - d) / HILL_REACH + p.round
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def observe_env(s, p, e, obs, masks):
     """Every colony's planes (``obs[a]``, see constants.Plane) and action mask of env e,
     written whole (after a reset, or a position set from outside): the planes before the
@@ -260,7 +258,7 @@ def observe_env(s, p, e, obs, masks):
     show_hill_proximity(s, p, e, planes)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def before_turn(s, p, e, planes, masks):
     """What a step's in-place update needs from the state the planes show: its ants'
     marks cleared, its food list kept (``shown_x``/``shown_y``); returns that list's
@@ -273,7 +271,7 @@ def before_turn(s, p, e, planes, masks):
     return s.num_food[e], razed_hills(s, e)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def after_turn(s, p, e, planes, masks, shown, razed):
     """The planes and masks updated in place to the state the turn ended on (nothing
     else may write them between steps); ``shown``, ``razed``: as ``before_turn`` found."""
@@ -284,7 +282,7 @@ def after_turn(s, p, e, planes, masks, shown, razed):
         show_hill_proximity(s, p, e, planes)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def step_env(s, p, e, actions, draws, rewards, terminated, truncated):
     """One turn of env e (with ``draws``, see ``rules.Draws``, or None) and its rewards and
     end flags; True when the episode is done."""
@@ -296,7 +294,7 @@ def step_env(s, p, e, actions, draws, rewards, terminated, truncated):
     return done
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def step_and_observe(s, p, e, actions, draws, rewards, terminated, truncated, planes, masks):
     """``step_env`` with env e's planes (one flat row per colony) and masks updated in
     place; True when the episode is done."""
@@ -306,7 +304,7 @@ def step_and_observe(s, p, e, actions, draws, rewards, terminated, truncated, pl
     return done
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def prefetch_lists(s, e):
     """Prefetch env e's ant and food lists (their first lines) and its ant and food grids."""
     for array in (s.ant_x, s.ant_y, s.food_x, s.food_y, s.shown_x, s.shown_y):
@@ -322,7 +320,7 @@ def prefetch_lists(s, e):
         prefetch(s.food_at, (e, c // width, c % width))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def prefetch_ants(s, e, planes, masks, actions):
     """Prefetch what env e's step reads and writes at its ants' cells (their commands,
     planes and mask entries) and its hills' cells, the first cells of the stored food and
@@ -353,7 +351,7 @@ def prefetch_ants(s, e, planes, masks, actions):
             prefetch(planes, (a, c))
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def reset_range(s, p, lo, hi, env_mask, obs, masks):
     for e in range(lo, hi):
         if env_mask[e]:
@@ -361,7 +359,7 @@ def reset_range(s, p, lo, hi, env_mask, obs, masks):
             observe_env(s, p, e, obs[e], masks[e])
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
                final_obs, final_scores, final_rank_keys):
     E, num_players = obs.shape[0], obs.shape[1]

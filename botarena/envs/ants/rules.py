@@ -31,12 +31,11 @@ or ``None``: the rules draw them from the env's RNG), to replay a recorded game;
 compiles a kernel without that branch.
 
 Phases take the state ``s``, the params ``p`` and the env ``e`` and bind that env's arrays
-once; helpers take arrays.  Compiled without numba's runtime (``_nrt=False``).
+once; helpers take arrays.  ``@hot`` and ``@phase``: see ``core.jit``.
 """
 from collections import namedtuple
 
-from numba import njit
-
+from ...core.jit import hot, phase
 from ...core.rng import GAME, randint
 from .constants import COMMAND_DELTAS, FAR, NUM_COMMANDS, RANK_TURN_WEIGHT, UNREACHED
 
@@ -47,7 +46,7 @@ from .constants import COMMAND_DELTAS, FAR, NUM_COMMANDS, RANK_TURN_WEIGHT, UNRE
 Draws = namedtuple("Draws", ["food_cells", "hill_rank"])
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def add_ant(ant_x, ant_y, ant_owner, ant_id, ant_at, n, x, y, owner, new_id):
     """Append an ant at (x, y) to the pool of ``n`` ants; returns the new count."""
     ant_x[n] = x
@@ -58,7 +57,7 @@ def add_ant(ant_x, ant_y, ant_owner, ant_id, ant_at, n, x, y, owner, new_id):
     return n + 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n):
     """Drop the ants marked ``dead`` (their cells freed), keeping the others' order;
     returns the new count.  Clears ``dead``."""
@@ -79,7 +78,7 @@ def remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n):
     return kept
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def colony_boxes(ant_x, ant_y, ant_owner, n, box):
     """``box[a] = (min x, min y, max x, max y)`` of colony a's ants (``FAR`` off the map
     for a colony without ants)."""
@@ -96,7 +95,7 @@ def colony_boxes(ant_x, ant_y, ant_owner, n, box):
         box[a, 3] = max(box[a, 3], y)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def near_colony(box, x, y, reach, skip):
     """Whether (x, y) lies within ``reach`` (in x and in y) of the box of a colony other
     than ``skip``: where no such colony's ant can be within a radius of that reach."""
@@ -109,7 +108,7 @@ def near_colony(box, x, y, reach, skip):
     return False
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def move(s, p, e, actions):
     """Phase 1: simultaneous moves; every cell holding two or more ants kills them all.
 
@@ -144,13 +143,13 @@ def move(s, p, e, actions):
         s.num_ants[e] = remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def clear_of_edges(x, y, reach, width, height):
     """Whether every cell within ``reach`` of (x, y) along both axes is on the map."""
     return x >= reach and y >= reach and x < width - reach and y < height - reach
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def ant_at_offset(ants, width, height, x, y, inside, offsets, k):
     """The ant on the cell ``offsets[k]`` (dx, dy) away from (x, y), or -1: none, or off
     the map.  ``ants``: ``ant_at`` over flat cells; ``inside``: ``clear_of_edges`` for
@@ -163,7 +162,7 @@ def ant_at_offset(ants, width, height, x, y, inside, offsets, k):
     return ants[(y + dy) * width + x + dx]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def attack(s, p, e):
     """Phase 2: focus_split exactly as the seed's pseudocode; the marked ants die at once.
 
@@ -205,7 +204,7 @@ def attack(s, p, e):
         s.num_ants[e] = remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def raze(s, p, e):
     """Phase 3: every ant on a standing enemy hill razes it (looked up from the hills:
     one ant at most stands on each); only the first in hill-id order with
@@ -229,7 +228,7 @@ def raze(s, p, e):
             return
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def order_by_rank(order, m, rank):
     """Sort ``order[:m]`` (hill indices) by increasing ``rank[hill]`` (insertion sort: a
     colony has a few hills)."""
@@ -242,7 +241,7 @@ def order_by_rank(order, m, rank):
         order[j] = h
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def spawn(s, p, e, draws):
     """Phase 4: each colony with food spawns one ant per free standing hill (shuffled, or
     in the order ``draws`` gives) while its food lasts."""
@@ -279,7 +278,7 @@ def spawn(s, p, e, draws):
     s.next_ant_id[e] = next_id
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def first_colony(ants, ant_owner, width, height, x, y, inside, offsets):
     """The colony of the first ant that the scan of ``offsets`` around (x, y) meets (the
     gather offsets are in the original engine's scan order), or -1."""
@@ -290,7 +289,7 @@ def first_colony(ants, ant_owner, width, height, x, y, inside, offsets):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def gather(s, p, e):
     """Phase 5: the food on a cell near ants of one colony is stored by it (each food
     counts); contested food is destroyed, or credited to the first colony met with
@@ -334,7 +333,7 @@ def gather(s, p, e):
     s.food_total[e] = total
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def add_food(food_x, food_y, food_at, n, x, y):
     """One more food on (x, y), its cell appended to the list of ``n`` food cells if it
     held none; returns the new number of cells."""
@@ -346,7 +345,7 @@ def add_food(food_x, food_y, food_at, n, x, y):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def spawn_food(s, p, e, draws):
     """Phase 6: floor((max_food - food on the map) / 2) new food, each on a uniformly
     random non-water cell (``p.land_cells``), with replacement; the first ones on the cells
@@ -369,14 +368,14 @@ def spawn_food(s, p, e, draws):
     s.food_total[e] += new
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def update_rank_keys(s, p, e):
     elim_turn, scores, rank_key = s.elim_turn[e], s.scores[e], s.rank_key[e]
     for a in range(scores.shape[0]):
         rank_key[a] = elim_turn[a] * RANK_TURN_WEIGHT + scores[a]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def eliminate(s, p, e):
     """Phase 7: colonies without ants that cannot spawn any are out; the survivors score
     (and, with ``sequential_elimination_points``, each colony out for those out before it
@@ -417,7 +416,7 @@ def eliminate(s, p, e):
     return living <= 1 or turn >= p.max_turns
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def play_turn(s, p, e, actions, draws):
     """One turn of env e with the colonies' command grids ``actions[a, cell]`` (and the
     random draws ``draws`` gives, if not None); True when the game is over."""
@@ -430,7 +429,7 @@ def play_turn(s, p, e, actions, draws):
     return eliminate(s, p, e)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def legal_commands(ant_x, ant_y, ant_owner, n, move_ok, width, a, legal, mask):
     """The move entries of colony a's ants in its mask ``mask[cell * 5 + command]``
     (command >= 1): with ``legal`` 1, a move is legal where its target is on the map and
@@ -445,7 +444,7 @@ def legal_commands(ant_x, ant_y, ant_owner, n, move_ok, width, a, legal, mask):
             mask[base + k] = move_ok[c, k] * legal
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def land_distances(move_ok, width, dist, queue, tail):
     """Multi-source breadth-first search over land (``move_ok``): ``dist`` holds 0 at the
     ``queue[:tail]`` sources and UNREACHED at the cells to fill in (any other value: a cell

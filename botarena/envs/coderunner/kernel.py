@@ -34,18 +34,14 @@ where they stand before the turn.  A bar changes by whole runs of cells (a dig f
 each turn empties 40), so ``_bar`` writes runs (one loop per run, which the compiler
 vectorizes) and prefetches one index per line: a loop per cell was ~27% of a step.
 
-Calls: a function that takes the state and params tuples and is left as a real call
-pushes them whole (~4.5 KB of array structs) onto the stack.  ``play_env``,
-``observe_changes``, ``play_turn`` and ``timed_events`` are inlined (``inline="always"``;
-``timed_events``, which LLVM had left as a call: 1.19x); the phases LLVM inlines itself
-stay plain ``njit`` functions.
+Calls: ``play_env``, ``observe_changes``, ``play_turn`` and ``timed_events`` are
+``@phase`` (inlined, see ``core.jit``); the phases LLVM inlines itself stay ``@hot``.
 """
 from collections import namedtuple
 
-from numba import njit
 
 from ...core import layout
-from ...core.jit import batch_drivers, copy_into
+from ...core.jit import batch_drivers, copy_into, hot, phase
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (HEIGHT, NUM_ACTIONS, NUM_PLANES, OPP_SPAWN, OWN_SPAWN, QUEUE, REMOVED,
@@ -72,7 +68,7 @@ N = HEIGHT * WIDTH
 AHEAD = 2          # the serial driver prefetches env e + AHEAD while it steps env e
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def reset_env(s, p, e):
     """A new game in env e on a map of the pool (drawn from the GAME stream if several)."""
     m = 0
@@ -129,7 +125,7 @@ def reset_env(s, p, e):
     s.over[e] = False
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def _clip(x, top):
     if x < 0:
         return 0
@@ -138,7 +134,7 @@ def _clip(x, top):
     return x
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def _at(r, c, flip):
     """Index of cell (r, c) in a flat plane, mirrored left-right with ``flip``."""
     if flip:
@@ -146,13 +142,13 @@ def _at(r, c, flip):
     return r * WIDTH + c
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def _fill(plane, value):
     for i in range(N):
         plane[i] = value
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def _put(planes, a, j, k, value, fetch):
     """``planes[a, j, k] = value``; with ``fetch`` only prefetch its line.  The writers
     below take ``fetch`` so that the lines prefetched are exactly those they write."""
@@ -162,7 +158,7 @@ def _put(planes, a, j, k, value, fetch):
         planes[a, j, k] = value
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def character_marks(s, p, e, planes, show, fetch):
     """Write (``show``) or clear the planes of env e that follow the characters: OWN and
     OPPONENT (a runner or its respawn countdown), ENEMY, TRAPPED and ENEMY_SPAWN; with
@@ -213,7 +209,7 @@ def character_marks(s, p, e, planes, show, fetch):
                     planes[a, P_ENEMY_SPAWN, k] = value
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def _queue_changes(p, queue, head, count, shown, cells, planes):
     """CELL (and TIMER cleared) of the cells that left or entered a ring buffer of cells
     (``state.hole_queue``, ``gold_queue``) since it was shown (``shown``: head, count):
@@ -232,7 +228,7 @@ def _queue_changes(p, queue, head, count, shown, cells, planes):
     shown[1] = count
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def _queue_countdowns(queue, head, count, due, lut, turn, mirror, planes, fetch):
     """TIMER at the ``count`` cells waiting in ``queue`` from ``head``: ``lut`` of the turns
     until ``due[r, c]`` (with ``fetch``: the lines of ``due`` and TIMER)."""
@@ -247,7 +243,7 @@ def _queue_countdowns(queue, head, count, due, lut, turn, mirror, planes, fetch)
             _put(planes, a, P_TIMER, _at(r, c, mirror and a == 1), value, fetch)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def _countdowns(s, p, e, planes, fetch):
     """TIMER at every removed brick and collected gold (from their queues)."""
     _queue_countdowns(s.hole_queue[e], s.hole_head[e], s.num_holes[e], s.restore_turn[e],
@@ -256,7 +252,7 @@ def _countdowns(s, p, e, planes, fetch):
                       p.gold_lut, s.turn[e], p.mirror, planes, fetch)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def _run(plane, lo, hi, value, fetch):
     """``plane[lo:hi] = value`` (a flat plane); with ``fetch`` only prefetch its lines."""
     if fetch:
@@ -269,7 +265,7 @@ def _run(plane, lo, hi, value, fetch):
             plane[k] = value
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def _bar_cells(plane, lo, hi, value, flip, fetch):
     """Cells ``lo .. hi - 1`` of a bar in reading order set to ``value``: one run, or with
     ``flip`` (mirrored left-right) one run per row."""
@@ -282,7 +278,7 @@ def _bar_cells(plane, lo, hi, value, flip, fetch):
              value, fetch)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def _bar(p, planes, red_plane, blue_plane, shown, length, fetch):
     """Bring a bar shown ``shown`` cells long to ``length`` (red's plane and blue's): the
     cells between the two lengths become full (it grew) or 0 (it shrank)."""
@@ -294,7 +290,7 @@ def _bar(p, planes, red_plane, blue_plane, shown, length, fetch):
     _bar_cells(planes[1, blue_plane], lo, hi, value, p.mirror, fetch)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def _bars(s, p, e, planes, fetch):
     """The bar planes (dig delays, turn), written between the lengths shown (``obs_bars``)
     and the new ones; with ``fetch``, before a turn, the lines of the lengths after it
@@ -311,7 +307,7 @@ def _bars(s, p, e, planes, fetch):
         shown[0], shown[1], shown[2] = red, blue, length
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def observe_all(s, p, e, planes, masks):
     """Both runners' planes (``planes[a]``: ``obs[e, a]`` as ``[plane, row * WIDTH + col]``,
     see constants.Plane), written whole, and their action masks; the planes are mirrored
@@ -344,7 +340,7 @@ def observe_all(s, p, e, planes, masks):
         legal_actions(s, p, e, a, masks[a])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def observe_changes(s, p, e, planes, masks):
     """``observe_all``'s planes brought up to date after a turn, whose characters' marks
     ``character_marks`` cleared before it; and the action masks."""
@@ -364,7 +360,7 @@ def observe_changes(s, p, e, planes, masks):
         legal_actions(s, p, e, a, masks[a])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def step_env(s, p, e, actions, rewards, terminated, truncated):
     """One turn of env e and its rewards and end flags; True when the episode is done."""
     game_over = play_turn(s, p, e, actions)
@@ -379,7 +375,7 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def prefetch_record(s, e, actions, masks, rewards, terminated, truncated):
     """Prefetch env e's record (its small fields, see ``core.layout``: what
     ``prefetch_rows`` reads ``AHEAD`` envs later) and its entries in the caller's buffers."""
@@ -392,7 +388,7 @@ def prefetch_record(s, e, actions, masks, rewards, terminated, truncated):
     prefetch(truncated, (e, 0))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def prefetch_rows(s, e):
     """Prefetch env e's cells and the lines of its queues that hold waiting cells: what
     ``prefetch_env`` reads ``AHEAD`` envs later."""
@@ -404,7 +400,7 @@ def prefetch_rows(s, e):
         prefetch(queue, (e, (head + max(count, 1) - 1) % QUEUE))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def prefetch_env(s, p, e, planes):
     """Prefetch the scattered lines env e's next turn touches (``planes``: its planes, as
     in ``observe_all``): the characters' marks, the waiting cells' countdowns, the bars,
@@ -428,14 +424,14 @@ def prefetch_env(s, p, e, planes):
                     prefetch(p.dist, (m_id, src, pos[a, 0] * WIDTH + pos[a, 1]))
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def observe_one(s, p, e, obs, masks):
     """Env e's observations and masks written whole from its state (after a restore);
     ``obs`` and ``masks`` the whole batch's buffers."""
     observe_all(s, p, e, obs.reshape(obs.shape[0], 2, NUM_PLANES, N)[e], masks[e])
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def reset_range(s, p, lo, hi, env_mask, obs, masks):
     planes = obs.reshape(env_mask.shape[0], 2, NUM_PLANES, N)
     for e in range(lo, hi):
@@ -444,7 +440,7 @@ def reset_range(s, p, lo, hi, env_mask, obs, masks):
             observe_all(s, p, e, planes[e], masks[e])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, planes, masks,
              final_obs, final_scores, final_rank_keys):
     """One step of env e (the batch drivers' loop body): the turn, the planes updated, and
@@ -462,7 +458,7 @@ def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, planes
         observe_all(s, p, e, planes, masks)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
                final_obs, final_scores, final_rank_keys):
     planes = obs.reshape(actions.shape[0], 2, NUM_PLANES, N)  # once: a reshape costs tens of ns

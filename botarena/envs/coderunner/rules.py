@@ -39,14 +39,11 @@ scanning the map (bricks restored in one turn touch different cells: their order
 matter).
 
 Phases take the state ``s``, the params ``p`` and the env ``e`` and bind that env's arrays
-once; all is compiled without numba's runtime (``_nrt=False``, see ``core.jit``).
-``play_turn`` is inlined into its caller (``inline="always"``): a real call passes the
-whole state tuple, dozens of array structs, and cost more than a phase.  So is
-``timed_events``, the one phase LLVM left as a real call: it pushed ~4.5 KB of state and
-params structs onto the stack every turn (inlining it: 1.19x the kernel's steps/s).
+once.  ``play_turn`` and ``timed_events`` are ``@phase`` (inlined, see ``core.jit``;
+``timed_events`` was the one phase LLVM left as a real call: inlining it gave 1.19x the
+kernel's steps/s), the other phases ``@hot``.
 """
-from numba import njit
-
+from ...core.jit import hot, phase
 from .constants import (BOTTOM, BRICK, DIG_LEFT, DIG_RIGHT, EMPTY, GOLD, HEIGHT, LADDER,
                         LEFT, MIRRORED, MOVE_DELTAS, NONE, NUM_ACTIONS, OPPOSITE, PREFERENCE,
                         QUEUE, REMOVED, RIGHT, TOP, WIDTH)
@@ -54,7 +51,7 @@ from .constants import (BOTTOM, BRICK, DIG_LEFT, DIG_RIGHT, EMPTY, GOLD, HEIGHT,
 
 # -- cell predicates ------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@hot
 def trapped_at(enemy_pos, enemy_alive, n, r, c):
     """An enemy is trapped in (r, c) (callers check that the cell is a removed brick)."""
     for i in range(n):
@@ -64,7 +61,7 @@ def trapped_at(enemy_pos, enemy_alive, n, r, c):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def empty_like(cells, enemy_pos, enemy_alive, n, r, c):
     """Empty, gold, or a removed brick holding no trapped enemy."""
     v = cells[r, c]
@@ -77,7 +74,7 @@ def empty_like(cells, enemy_pos, enemy_alive, n, r, c):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def falling(cells, enemy_pos, enemy_alive, n, r, c):
     if r >= HEIGHT - 1:
         return False
@@ -94,7 +91,7 @@ def falling(cells, enemy_pos, enemy_alive, n, r, c):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def legal_move(cells, enemy_pos, enemy_alive, n, r, c, m):
     """Move m (1..4) from the non-falling (r, c) is allowed."""
     if m == LEFT or m == RIGHT:
@@ -123,7 +120,7 @@ def legal_move(cells, enemy_pos, enemy_alive, n, r, c, m):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def can_dig(cells, r, c, side, turn, dig_ready):
     """Digging the brick below-left (side -1) or below-right (+1) of (r, c) succeeds."""
     if turn < dig_ready:
@@ -144,7 +141,7 @@ def can_dig(cells, r, c, side, turn, dig_ready):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def legal_actions(s, p, e, a, out):
     """``out[action]`` = 1 where runner a's command does something (0 elsewhere); with
     ``p.mirror`` blue's actions are mirrored (LEFT <-> RIGHT, DIG_LEFT <-> DIG_RIGHT)."""
@@ -177,7 +174,7 @@ def legal_actions(s, p, e, a, out):
 
 # -- timed cells ------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@hot
 def push(queue, head, count, k):
     """Append cell k (``r * WIDTH + c``) to a ring buffer of cells holding ``count`` from
     ``head``.  Removed bricks and collected gold wait a fixed delay, so each queue is in
@@ -187,7 +184,7 @@ def push(queue, head, count, k):
 
 # -- deaths -------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@hot
 def kill_runner(s, p, e, a):
     s.runner_alive[e, a] = False
     s.runner_pos[e, a, 0] = -1
@@ -196,7 +193,7 @@ def kill_runner(s, p, e, a):
     s.died[e, a] = True
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def kill_enemy(s, p, e, i):
     s.enemy_alive[e, i] = False
     s.enemy_pos[e, i, 0] = -1
@@ -208,7 +205,7 @@ def kill_enemy(s, p, e, i):
 
 # -- 1. plans -------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@hot
 def plan_runners(s, p, e, actions):
     cells, pos, alive = s.cells[e], s.runner_pos[e], s.runner_alive[e]
     new, dig, ready = s.runner_new[e], s.runner_dig[e], s.dig_ready[e]
@@ -237,7 +234,7 @@ def plan_runners(s, p, e, actions):
                 dig[a] = c + side
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def first_move(nbr, dist, src, tgt, pref):
     """The most preferred first move of a shortest reversible path src -> tgt (NONE if
     src == tgt or unreachable)."""
@@ -253,7 +250,7 @@ def first_move(nbr, dist, src, tgt, pref):
     return NONE
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def pursuit_move(s, p, e, i, side, r, c):
     """The pursuit move of enemy i at (r, c): -1 if no runner is within its chase radius."""
     m_id = s.map_id[e]
@@ -282,7 +279,7 @@ def pursuit_move(s, p, e, i, side, r, c):
     return best_move
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def plan_enemies(s, p, e):
     cells = s.cells[e]
     enemy_pos, enemy_alive, n = s.enemy_pos[e], s.enemy_alive[e], s.num_enemies[e]
@@ -332,7 +329,7 @@ def plan_enemies(s, p, e):
 
 # -- 2. moves --------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@hot
 def move_characters(s, p, e):
     pos, alive, new = s.runner_pos[e], s.runner_alive[e], s.runner_new[e]
     enemy_pos, enemy_alive, enemy_new, n = s.enemy_pos[e], s.enemy_alive[e], s.enemy_new[e], s.num_enemies[e]
@@ -360,7 +357,7 @@ def move_characters(s, p, e):
 
 # -- 3. digs ---------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@hot
 def apply_digs(s, p, e):
     cells, restore, dug_by = s.cells[e], s.restore_turn[e], s.dug_by[e]
     dig, new = s.runner_dig[e], s.runner_new[e]
@@ -383,7 +380,7 @@ def apply_digs(s, p, e):
 
 # -- 4. timed events ---------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@hot
 def restore_brick(s, p, e, r, c):
     cells, dug_by = s.cells[e], s.dug_by[e]
     pos, alive, scores = s.runner_pos[e], s.runner_alive[e], s.scores[e]
@@ -418,7 +415,7 @@ def restore_brick(s, p, e, r, c):
                     s.enemy_radius[e, i, 1] = p.chase_radius
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def timed_events(s, p, e):
     turn = s.turn[e]
     holes, restore = s.hole_queue[e], s.restore_turn[e]
@@ -461,7 +458,7 @@ def timed_events(s, p, e):
 
 # -- 5.-7. -------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@hot
 def collect_gold(s, p, e):
     cells, pos, alive, scores = s.cells[e], s.runner_pos[e], s.runner_alive[e], s.scores[e]
     for a in range(2):
@@ -478,7 +475,7 @@ def collect_gold(s, p, e):
                 s.num_gold_out[e] += 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def visit_cells(s, p, e):
     """+``visit_points`` to each living runner on a cell no runner stood on before: one
     set of visited cells for both, so both score a new cell they reach on the same turn
@@ -496,7 +493,7 @@ def visit_cells(s, p, e):
             visited[k // WIDTH, k % WIDTH] = 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def enemy_contact(s, p, e):
     pos, alive = s.runner_pos[e], s.runner_alive[e]
     enemy_pos, enemy_alive, n = s.enemy_pos[e], s.enemy_alive[e], s.num_enemies[e]
@@ -512,7 +509,7 @@ def enemy_contact(s, p, e):
             kill_runner(s, p, e, a)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def play_turn(s, p, e, actions):
     """One turn of env e (the phases above); True when the game is over."""
     for a in range(2):

@@ -9,10 +9,9 @@ constant planes' ``time_lut[tick]``, ``ammo_lut[min(ammo, AMMO_OBS_CAP)]``,
 (a table lookup instead of a division per plane and player at every step).
 
 Speed: the functions that take the whole state ``s`` and params ``p`` (``step_env``,
-``observe_env``, ``blast_arms``, ``chain_times``, ``rules.play_tick``) are inlined into
-the batch drivers (``inline='always'``): a real call passes every array of both tuples by
-value, a few KB per call.  So are ``rules.legal_actions`` and its ``can_enter`` (called
-per player and move: inlined, ~1.4x the steps/s at batch 4096, at no compile time).  The
+``observe_env``, ``blast_arms``, ``chain_times``, ``rules.play_tick``) are ``@phase``
+(inlined into the batch drivers, see ``core.jit``); so are ``rules.legal_actions`` and its
+``can_enter`` (called per player and move: ~1.4x the steps/s at batch 4096).  The
 loop bodies (``reset_range``, ``step_range``, see ``core.jit``) take the flat-cell views
 (``flat_cells``) once per range, since numba's reshape is a call too.  A step redraws the observation only where it changed
 (``observe_env``; a new game draws it whole): the kernels must be the only writers of the
@@ -28,11 +27,9 @@ one huge-page block: ~1.15x the steps/s at batch 4096.
 """
 from collections import namedtuple
 
-from numba import njit
-
 from ...core import layout
 from ...core.grid import centre_window
-from ...core.jit import batch_drivers, copy_into, fill_plane
+from ...core.jit import batch_drivers, copy_into, fill_plane, hot, phase
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (AMMO, AMMO_OBS_CAP, METAL, ORE, POWER_OBS_CAP, SCORE_OBS_CAP,
@@ -64,7 +61,7 @@ CONSTANT_PLANES = (P_TIME, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE)
 AHEAD = 2          # the serial step driver prefetches env e + AHEAD while it steps env e
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def reset_env(s, p, e):
     """A new game in env e: the template or a generated map, fresh players and timers."""
     tiles = s.tiles[e]
@@ -106,7 +103,7 @@ def reset_env(s, p, e):
     update_rank_keys(s, p, e)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def blast_arms(s, e, blast, chain):
     """``blast[b, d]``: bomb b's reach in direction d (0..3: up, down, left, right) on the
     current board, and ``chain[b, d]``: the bomb that arm ends on (-1: none)."""
@@ -124,7 +121,7 @@ def blast_arms(s, e, blast, chain):
             chain[b, d] = c
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def chain_times(s, e, hit_in, chain):
     """``hit_in[b]`` as in ``hit_times``, from the bombs' timers, the fire on the board
     and the arms' ``chain`` (see ``blast_arms``); returns the number of bombs."""
@@ -161,7 +158,7 @@ def chain_times(s, e, hit_in, chain):
     return nb
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def hit_times(s, e, hit_in):
     """``hit_in[b]``: ticks until bomb b's fire hits (1 = during the next tick), chains
     included, on the current board; returns the number of bombs.  (Fills the ``blast`` and
@@ -170,7 +167,7 @@ def hit_times(s, e, hit_in):
     return chain_times(s, e, hit_in, s.chain[e])
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def observe_env(s, p, e, board, ore, planes, windows, masks, whole):
     """Every player's planes (``planes[a, plane, cell]``, cell = y * width + x, see
     constants.Plane) and action mask of env e; ``board`` and ``ore`` are its tiles and
@@ -214,7 +211,7 @@ def observe_env(s, p, e, board, ore, planes, windows, masks, whole):
                        s.outside[e], windows[a])
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def draw_constant(planes, k, value, shown, whole):
     """Constant plane k of one player's ``planes`` set to ``value`` (in the obs dtype;
     ``shown[k]``, that player's ``shown_consts``: the values last drawn) where that
@@ -226,7 +223,7 @@ def draw_constant(planes, k, value, shown, whole):
         fill_plane(planes[k], shown[k], True)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def draw_tiles(shown_tiles, shown_ore, board, ore, planes, on, off, ore_lut, whole):
     """The tile planes (metal, wood, ore hits, ammo, treasure) of every player at the cells
     whose tile or ore hits differ from those last drawn (every cell if ``whole``)."""
@@ -249,7 +246,7 @@ def draw_tiles(shown_tiles, shown_ore, board, ore, planes, on, off, ore_lut, who
                 mine[P_TREASURE, i] = on if tile == TREASURE else off
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def draw_marks(s, p, e, planes, whole):
     """The bombs and danger planes, drawn for player 0 and copied: fire (hits during the
     next tick), then the bombs' future fire (chains included).  Skipped while there are
@@ -307,7 +304,7 @@ def draw_marks(s, p, e, planes, whole):
                 dst[i] = src[i]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def draw_players(s, e, planes, on, off, hp_lut, whole):
     """The own, opponents and bodies planes: the cells drawn last time (``shown_at``) are
     cleared (the whole planes if ``whole``), then every player's cell drawn: a body if
@@ -339,7 +336,7 @@ def draw_players(s, e, planes, on, off, hp_lut, whole):
                 planes[a, P_OPPONENT, i] = hp_lut[min(max(hp[b], 0), last_hp)]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def prefetch_grid(grid, e):
     """Prefetch every line of env e's ``grid[e, y, x]``."""
     height, width = grid.shape[1], grid.shape[2]
@@ -349,7 +346,7 @@ def prefetch_grid(grid, e):
     prefetch(grid, (e, height - 1, width - 1))
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def prefetch_env(s, e, planes):
     """Prefetch the lines env e's next step is bound to touch: its board grids, the first
     lines of its bombs, fire, ammo and spawn lists and of the bombs' arms, and the
@@ -390,7 +387,7 @@ def prefetch_env(s, e, planes):
                 prefetch(planes, (a, k, cells - 1))
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def prefetch_record(s, e, actions, masks, rewards, terminated, truncated):
     """Prefetch env e's record (its small fields, see ``core.layout``: what ``prefetch_env``
     reads ``AHEAD`` envs later), its random streams and its entries in the caller's
@@ -405,7 +402,7 @@ def prefetch_record(s, e, actions, masks, rewards, terminated, truncated):
     prefetch(truncated, (e, 0))
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def ego_window(planes, height, width, position, on, off, outside, window):
     """A player's board planes centred on its (x, y) ``position``: cells off the board read
     as metal, the constant planes keep their value."""
@@ -417,7 +414,7 @@ def ego_window(planes, height, width, position, on, off, outside, window):
     centre_window(planes, height, width, position[1], position[0], outside, window)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def step_env(s, p, e, actions, rewards, terminated, truncated):
     """One tick of env e and its rewards (with the hurt shaping) and end flags; True when
     the episode is done."""
@@ -434,7 +431,7 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def flat_cells(s, p, obs):
     """Views over flat cells (numba's reshape is a call: once per batch) of the tiles and
     the ore hits (``[E, H * W]``), the board planes (``[E, A, planes, H * W]``) and the
@@ -446,14 +443,14 @@ def flat_cells(s, p, obs):
     return s.tiles.reshape(E, H * W), s.ore_hp.reshape(E, H * W), planes, windows
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def start_env(s, p, e, board, ore, planes, windows, masks):
     """A new game in env e and its first observation (the reset drivers' loop body)."""
     reset_env(s, p, e)
     observe_env(s, p, e, board, ore, planes, windows, masks, True)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board, ore, planes,
              windows, masks, final_windows, final_scores, final_rank_keys):
     """One step of env e (the step driver's loop body): the tick, and with ``autoreset``
@@ -472,14 +469,14 @@ def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board,
     observe_env(s, p, e, board, ore, planes, windows, masks, whole)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def observe_whole(s, p, e, obs, masks):
     """Env e's observations and masks drawn whole from its state (after a restore)."""
     board, ore, planes, windows = flat_cells(s, p, obs)
     observe_env(s, p, e, board[e], ore[e], planes[e], windows[e], masks[e], True)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def reset_range(s, p, lo, hi, env_mask, obs, masks):
     board, ore, planes, windows = flat_cells(s, p, obs)
     for e in range(lo, hi):
@@ -487,7 +484,7 @@ def reset_range(s, p, lo, hi, env_mask, obs, masks):
             start_env(s, p, e, board[e], ore[e], planes[e], windows[e], masks[e])
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
                final_obs, final_scores, final_rank_keys):
     board, ore, planes, windows = flat_cells(s, p, obs)

@@ -38,13 +38,11 @@ with ``double_pay``, pays again), a taken or perished item ``CLEARED`` (takes no
 and the cells are listed in ``gone``.  Fires are processed in the order their bombs were
 placed; within a tick, the later fire makes the "last hit" on an ore block.  Phases take
 the state ``s``, the params ``p`` and the env ``e`` and bind that env's arrays once;
-helpers take the arrays.  All is compiled without numba's runtime (``_nrt=False``, see
-``core.jit``).  The phases called every tick are inlined into it; phases 2 and 3 (run only
-while there is fire) and phase 8's clean-ups (only after an explosion or a loss) are
-compiled apart: inlined, their rarely run code made the whole compiled step ~15% slower.
+helpers take the arrays.  The phases called every tick are ``@phase`` (inlined into it);
+phases 2 and 3 (run only while there is fire) and phase 8's clean-ups (only after an
+explosion or a loss) are ``@hot``, called when needed (see ``core.jit``).
 """
-from numba import njit
-
+from ...core.jit import hot, phase
 from ...core.rng import GAME, randint, shuffle
 from .constants import (ACTION_DELTAS, AMMO, BROKEN_ORE, BROKEN_WOOD, CLEARED, FLOOR, METAL,
                         NUM_ACTIONS, ORE, RANK_TICK_WEIGHT, TREASURE, WOOD)
@@ -53,19 +51,19 @@ BOMB_ACTION = 5
 FIRST_MOVE, LAST_MOVE = 1, 4
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def is_block(tile):
     """Metal, wood or ore (consecutive tile codes: one comparison pair, no branches)."""
     return (tile >= METAL) & (tile <= ORE)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def stops_fire(tile):
     """A block, or a block destroyed during this tick (still in the way of its new fire)."""
     return is_block(tile) | ((tile >= BROKEN_WOOD) & (tile <= BROKEN_ORE))
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def player_at(positions, x, y):
     """Index of the player (living or dead) at (x, y), else -1."""
     for b in range(positions.shape[0]):
@@ -74,7 +72,7 @@ def player_at(positions, x, y):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def can_enter(tiles, bomb_grid, positions, x, y):
     """Whether a player may move onto (x, y): inside the board, no block, bomb, player or
     body there."""
@@ -86,7 +84,7 @@ def can_enter(tiles, bomb_grid, positions, x, y):
     return free
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def legal_actions(tiles, bomb_grid, positions, alive, ammo, a, out):
     """out[k] = whether action k is legal for player a (no-op always; moves onto cells it
     can enter; a bomb with ammo where no bomb lies).  A dead player may only do nothing."""
@@ -103,7 +101,7 @@ def legal_actions(tiles, bomb_grid, positions, alive, ammo, a, out):
         out[BOMB_ACTION] = 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def reach(tiles, bomb_grid, x, y, d, power):
     """Cells a fire at (x, y) covers in direction d (1..4, the move actions' order): up to
     ``power``, stopping on (and including) the first block (or block destroyed this tick)
@@ -128,7 +126,7 @@ def reach(tiles, bomb_grid, x, y, d, power):
     return cells
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def add_pending(s, e, delay):
     """Schedule one ammo spawn ``delay`` ticks from now (0: this tick's spawn phase)."""
     n = s.num_pending[e]
@@ -138,7 +136,7 @@ def add_pending(s, e, delay):
         s.num_pending[e] = n + 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def apply_actions(s, p, e, actions):
     """Phase 1: the living players act in a random order (first come, first served)."""
     tiles, bomb_grid, positions = s.tiles[e], s.bomb_grid[e], s.positions[e]
@@ -174,7 +172,7 @@ def apply_actions(s, p, e, actions):
                 add_pending(s, e, p.ammo_delay)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def fire_hits_players(s, p, e):
     """Phase 2: every fire covering a living player costs it 1 HP (+hit_points to the
     fire's owner if that is another player, whether that one is alive or not)."""
@@ -206,7 +204,7 @@ def fire_hits_players(s, p, e):
                     scores[owner] += p.hit_points
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def mark_gone(tiles, gone, num_gone, x, y, tile):
     """The block or item at (x, y) went this tick: it is ``tile`` (BROKEN_* or CLEARED)
     until phase 8 makes it floor, and listed in ``gone`` after its ``num_gone`` cells;
@@ -216,7 +214,7 @@ def mark_gone(tiles, gone, num_gone, x, y, tile):
     return num_gone + 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, scores, gone, num_gone, owner, x, y,
              wood_points, ore_points, double_pay):
     """One fire of ``owner`` on (x, y): the block there takes a hit (paid when destroyed,
@@ -241,7 +239,7 @@ def hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, scores, gone, num_gone, owner
     return num_gone
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def fire_hits_blocks(s, p, e):
     """Phase 3: every fire hits the blocks it covers and sets off the bombs it covers."""
     tiles, ore_hp, bomb_grid, scores = s.tiles[e], s.ore_hp[e], s.bomb_grid[e], s.scores[e]
@@ -262,7 +260,7 @@ def fire_hits_blocks(s, p, e):
     s.num_gone[e] = num_gone
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def pick_up(s, p, e):
     """Phase 4: living players take the ammo or treasure on their cell (CLEARED until the
     tick ends); a token taken on its last tick is replaced as if it had perished."""
@@ -292,7 +290,7 @@ def pick_up(s, p, e):
             scores[a] += p.treasure_points
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def count_down(s, p, e):
     """Phase 5: bombs, scheduled spawns, ammo lifetimes and the treasure timer tick down;
     a token whose time is up perishes (CLEARED until the tick ends) and is replaced
@@ -320,7 +318,7 @@ def count_down(s, p, e):
         s.treasure_timer[e] -= 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def explode(s, p, e):
     """Phase 6: bombs whose timer ran out turn into fire (appended after the fire that hit
     this tick; phase 8 removes that fire and these bombs); returns how many fires were
@@ -342,7 +340,7 @@ def explode(s, p, e):
     return old
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def remove_exploded_bombs(s, e):
     """The bombs that turned into fire this tick leave the board (the others keep their
     placing order)."""
@@ -361,7 +359,7 @@ def remove_exploded_bombs(s, e):
     s.num_bombs[e] = kept
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def drop_spent_fire(s, e, old_fires):
     """The ``old_fires`` fires that hit this tick go; the new ones move to the front."""
     fire_x, fire_y, fire_owner, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_owner[e], s.fire_reach[e]
@@ -374,7 +372,7 @@ def drop_spent_fire(s, e, old_fires):
     s.num_fires[e] = nf - old_fires
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def clear_gone(s, e):
     """The blocks and items that went this tick (``gone``) leave floor behind."""
     tiles, gone = s.tiles[e], s.gone[e]
@@ -384,7 +382,7 @@ def clear_gone(s, e):
     s.num_gone[e] = 0
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def free_cell(tiles, bomb_grid, positions, rng, e, row_free):
     """A random free cell (floor, no bomb, no player or body; a block or item that went
     this tick is not floor yet, nor a bomb that exploded gone) as y * width + x, or -1;
@@ -418,7 +416,7 @@ def free_cell(tiles, bomb_grid, positions, rng, e, row_free):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def place_ammo(s, e, x, y, lifetime):
     s.tiles[e, y, x] = AMMO
     n = s.num_ammo[e]
@@ -426,7 +424,7 @@ def place_ammo(s, e, x, y, lifetime):
     s.num_ammo[e] = n + 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def spawn(s, p, e):
     """Phase 7: due ammo spawns and the treasure appear on random free cells."""
     tiles, bomb_grid, positions, pending = s.tiles[e], s.bomb_grid[e], s.positions[e], s.pending[e]
@@ -455,7 +453,7 @@ def spawn(s, p, e):
                 s.rng, e, GAME, p.treasure_max - p.treasure_min + 1)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def update_rank_keys(s, p, e):
     """win_loss rank keys: the tick of death (later is better; alive: max_ticks + 1), then
     the score of the players alive (players dying on the same tick tie)."""
@@ -464,7 +462,7 @@ def update_rank_keys(s, p, e):
         rank_key[a] = death_tick[a] * RANK_TICK_WEIGHT + (scores[a] if alive[a] else 0)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def remove_dead(s, p, e, old_fires):
     """Phase 8: the spent fire, the exploded bombs and what went this tick are removed,
     players at 0 HP die, the tick ends.  True when the game is over (at most one player
@@ -489,7 +487,7 @@ def remove_dead(s, p, e, old_fires):
     return living <= 1 or tick + 1 >= p.max_ticks
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def play_tick(s, p, e, actions):
     """One tick of env e with the players' ``actions``; True when the game is over.
     (Fire hits nothing while there is none: phases 2 and 3 are skipped.)"""

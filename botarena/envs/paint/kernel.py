@@ -10,9 +10,7 @@ who was in the game before a step).
 """
 from collections import namedtuple
 
-from numba import njit
-
-from ...core.jit import batch_drivers, copy_into
+from ...core.jit import batch_drivers, copy_into, hot
 from ...core.rewards import finish_step
 from .constants import OBSTACLE, Plane
 from .maps import generate_board
@@ -24,7 +22,7 @@ Params = namedtuple("Params", [
 ])
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def reset_env(s, p, e):
     """A new game in env e: the board template or a generated board, full turns."""
     if p.generate:
@@ -52,7 +50,7 @@ OWN_PAINT, OPPONENT_PAINT, OBSTACLE_PLANE, OWN_AVATAR, OPPONENT_AVATAR, TIME_LEF
     int(Plane.OPPONENT_AVATAR), int(Plane.TIME_LEFT))
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def observe_board(colour, positions, time_value, on, obs):
     """Every player's planes (``obs[a]``, see constants.Plane) over the board as it is.
 
@@ -87,7 +85,7 @@ def observe_board(colour, positions, time_value, on, obs):
             planes[OWN_AVATAR if b == a else OPPONENT_AVATAR, i] = on
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def observe_ego(colour, positions, time_value, on, obs):
     """Every player's planes on a (2H-1, 2W-1) window centred on its own avatar: board
     square (r, c) is window square (r - row + H - 1, c - col + W - 1), so the whole board
@@ -116,7 +114,7 @@ def observe_ego(colour, positions, time_value, on, obs):
                    top + positions[b, 0], left + positions[b, 1]] = on
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def observe_env(s, p, e, obs, masks):
     """Every player's planes (board or ego view) and action mask of env e.  The helpers
     take the env's arrays, not ``s`` and ``p``: a call passing those tuples copies them."""
@@ -130,13 +128,13 @@ def observe_env(s, p, e, obs, masks):
         legal_actions(colour, positions, a, masks[a])
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def observe_one(s, p, e, obs, masks):
     """``observe_env`` of env e given the whole batch's buffers (after a restore)."""
     observe_env(s, p, e, obs[e], masks[e])
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def step_env(s, p, e, actions, rewards, terminated, truncated):
     """One turn of env e and its rewards and end flags; True when the episode is done."""
     game_over = play_turn(s, e, actions)
@@ -146,7 +144,7 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def reset_range(s, p, lo, hi, env_mask, obs, masks):
     for e in range(lo, hi):
         if env_mask[e]:
@@ -154,7 +152,7 @@ def reset_range(s, p, lo, hi, env_mask, obs, masks):
             observe_env(s, p, e, obs[e], masks[e])
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
                final_obs, final_scores, final_rank_keys):
     for e in range(lo, hi):

@@ -16,20 +16,16 @@ A turn (``play_turn``) runs, in the seed's order:
 6. ``end_turn``        turns_left decreases; the game ends at 0.
 
 Phases take the state tuple ``s`` and the env index ``e`` and bind that env's arrays
-once; the helpers take those arrays.  Everything here is compiled without numba's
-runtime (``_nrt=False``, see ``core.jit``), so those views cost no reference counts.
-The phases are inlined into ``play_turn`` (``inline='always'``): a call passes every
-array of the state field by field.  (Inlining the per-env step into a ``prange`` body
-made numba's threaded twin compute wrong results: don't.)
+once; the helpers take those arrays.  The phases are ``@phase`` (inlined into
+``play_turn``), the helpers ``@hot`` (see ``core.jit``).
 """
-from numba import njit
-
+from ...core.jit import hot, phase
 from ...core.grid import DIRECTIONS, in_bounds
 from .constants import (FIRST_SHOOT, FIRST_WALK, NEUTRAL, NO_SHOT, NUM_ACTIONS, OBSTACLE,
                         SHOT_STOPPED)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def paint(colour, scores, row, col, value):
     """Give square (row, col) the colour ``value`` (player + 1), keeping the scores."""
     old = colour[row, col]
@@ -40,7 +36,7 @@ def paint(colour, scores, row, col, value):
         colour[row, col] = value
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def walkable(colour, row, col):
     """Whether (row, col) is a square of the board that is not an obstacle.
 
@@ -51,7 +47,7 @@ def walkable(colour, row, col):
     return colour[row, col] != OBSTACLE
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def legal_actions(colour, positions, a, out):
     """out[k] = whether action k is legal for player a: stay and shots always, walks onto
     a square of the board that is not an obstacle."""
@@ -62,7 +58,7 @@ def legal_actions(colour, positions, a, out):
         out[FIRST_WALK + d] = walkable(colour, row + DIRECTIONS[d, 0], col + DIRECTIONS[d, 1])
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def apply_walks(s, e, actions):
     """Rule 1: move every walking avatar; record where each came from; count avatars."""
     colour, positions, walk_from, occupancy = s.colour[e], s.positions[e], s.walk_from[e], s.occupancy[e]
@@ -80,7 +76,7 @@ def apply_walks(s, e, actions):
         occupancy[positions[a, 0], positions[a, 1]] += 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def undo_collisions(s, e):
     """Rule 2: while some square holds several avatars, undo the walks of all of them.
 
@@ -105,7 +101,7 @@ def undo_collisions(s, e):
                 occupancy[positions[a, 0], positions[a, 1]] += 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def paint_avatars(s, e):
     """Rule 3: every avatar's square takes its owner's colour."""
     colour, scores, positions = s.colour[e], s.scores[e], s.positions[e]
@@ -113,7 +109,7 @@ def paint_avatars(s, e):
         paint(colour, scores, positions[a, 0], positions[a, 1], a + 1)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def shot_range(colour, positions, a, d):
     """Rule 4: a shot of player a in direction d flies max(1, k) squares, k the contiguous
     squares of a's colour directly behind its avatar (its own square not counted)."""
@@ -130,7 +126,7 @@ def shot_range(colour, positions, a, d):
     return max(1, k)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def aim_shots(s, e, actions):
     """Rule 4: direction and range of every shot, starting on the shooter's square."""
     colour, positions = s.colour[e], s.positions[e]
@@ -147,7 +143,7 @@ def aim_shots(s, e, actions):
             shot_dir[a] = NO_SHOT
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def fly_shots(s, e):
     """Rule 5: advance all shots together, one square per round, until none is left.
 
@@ -194,7 +190,7 @@ def fly_shots(s, e):
                 flying -= 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@phase
 def end_turn(s, e):
     """Rule 6: one turn fewer; clear the avatars from the occupancy grid.  True at the end."""
     positions, occupancy = s.positions[e], s.occupancy[e]
@@ -205,7 +201,7 @@ def end_turn(s, e):
     return s.turns_left[e] <= 0
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def play_turn(s, e, actions):
     """One turn of env e with the players' ``actions``; True when the game is over."""
     apply_walks(s, e, actions)

@@ -14,9 +14,7 @@ the constant planes whose value changed).
 """
 from collections import namedtuple
 
-from numba import njit
-
-from ...core.jit import batch_drivers, copy_into
+from ...core.jit import batch_drivers, copy_into, hot, phase
 from ...core.rewards import finish_step
 from .constants import NUM_COMMANDS, NUM_PLAYERS
 from .maps import generate_terrain
@@ -33,7 +31,7 @@ Params = namedtuple("Params", [
 ])
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def reset_env(s, p, e):
     """A new game in env e: the map (drawn if random), ``num_bots_start`` bots at each
     base, scores 0."""
@@ -67,7 +65,7 @@ def reset_env(s, p, e):
     update_rank_keys(s, e)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def step_env(s, p, e, actions, rewards, terminated, truncated):
     """One turn of env e, its rewards (with the turn-score shaping) and end flags; True
     when the episode is done."""
@@ -82,7 +80,7 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def step_and_observe(s, p, e, actions, rewards, terminated, truncated, planes, masks):
     """``step_env`` with env e's planes (one flat row per player) and masks updated in
     place; True when the episode is done."""
@@ -92,7 +90,7 @@ def step_and_observe(s, p, e, actions, rewards, terminated, truncated, planes, m
     return done
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def reset_range(s, p, lo, hi, env_mask, obs, masks):
     for e in range(lo, hi):
         if env_mask[e]:
@@ -100,7 +98,7 @@ def reset_range(s, p, lo, hi, env_mask, obs, masks):
             observe_env(s, p, e, obs[e], masks[e])
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
                final_obs, final_scores, final_rank_keys):
     E, num_players = obs.shape[0], obs.shape[1]

@@ -23,8 +23,7 @@ every non-water tile is connected (``GENERATOR_TRIES``, else the last try withou
 import os
 
 import numpy as np
-from numba import njit
-
+from ...core.jit import hot, phase
 from ...core.grid import read_map_file
 from ...core.rng import GAME, randint
 from .constants import FLAG, LAND, MAP_LETTERS, WATER
@@ -53,7 +52,7 @@ class TowersMap:
         return [" ".join(MAP_LETTERS[v] for v in row) for row in self.terrain.tolist()]
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def connected(flat, size, queue, seen):
     """Whether every non-water tile of the flat terrain is reachable from tile 0 (by
     orthogonal steps; a diagonal step without corner cutting implies them); ``queue``,
@@ -84,7 +83,7 @@ def connected(flat, size, queue, seen):
     return True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def set_pair(flat, t, value):
     """Tile t and its point-symmetric twin set to ``value``; returns how many changed."""
     changed = 0
@@ -95,7 +94,7 @@ def set_pair(flat, t, value):
     return changed
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def generate_terrain(rng, e, water, flag_size, terrain, queue, seen):
     """A point-symmetric connected map into ``terrain`` (uint8[N, N]) from env e's GAME
     stream (see the module doc); ``queue``, ``seen``: int scratch of N * N."""

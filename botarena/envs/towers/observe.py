@@ -13,9 +13,7 @@ turn, then draws the units of the state it ends on and rewrites the constant pla
 value changed (turn, margins).  Water and flag planes are drawn only by ``observe_env``
 (the map changes only at a reset).  Nothing else may write the planes between steps.
 """
-from numba import njit
-
-from ...core.jit import copy_into, fill_plane
+from ...core.jit import copy_into, fill_plane, hot, phase
 from .constants import (BOT_COUNT_CAP, FIRST_MOVE, FLAG, MARGIN_CAP, NUM_COMMANDS,
                         NUM_PLAYERS, TURN_SCORE_CAP, WATER, Command, Plane)
 from .paths import NUM_DIRECTIONS, step_ok
@@ -31,19 +29,19 @@ P_MARGIN, P_TURN_MARGIN = int(Plane.SCORE_MARGIN), int(Plane.TURN_SCORE_MARGIN)
 C_BLAST, C_TRANSFORM = int(Command.BLAST), int(Command.TRANSFORM)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def bot_plane(q, a):
     """The plane where player a sees player q's bot counts (their HP: the next one)."""
     return P_OWN_BOTS if q == a else P_ENEMY_BOTS
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def tower_plane(q, a):
     """The plane where player a sees player q's towers (HP and readiness: at the offsets)."""
     return P_OWN_TOWERS if q == a else P_ENEMY_TOWERS
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def draw_bot_mask(terrain, tower_at, nbr, base_tile, t, a, pool_open, mask):
     """Player a's mask entries at absolute tile t (``terrain``, ``tower_at``: its env's,
     flat), where an own bot stands: the possible moves, blast, and transform unless t is
@@ -56,7 +54,7 @@ def draw_bot_mask(terrain, tower_at, nbr, base_tile, t, a, pool_open, mask):
     mask[base + C_TRANSFORM] = pool_open and t != base_tile[0] and t != base_tile[1]
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def draw_units(s, p, e, planes, masks):
     """Env e's living units on every player's unit planes and its own units' mask
     entries, over planes and masks that show no unit.  Each tile with bots is drawn once,
@@ -100,7 +98,7 @@ def draw_units(s, p, e, planes, masks):
                 masks[q, view_tile(t, q, tiles) * NUM_COMMANDS + C_BLAST] = 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def erase_units(s, e, planes, masks):
     """Undo ``draw_units`` of env e's current state: the unit planes and the own units'
     mask entries (all but no-op) cleared at every tile where a living unit stands."""
@@ -131,14 +129,14 @@ def erase_units(s, e, planes, masks):
             mask[view_tile(t, q, tiles) * NUM_COMMANDS + C_BLAST] = 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def margin_value(p, own, other, cap):
     """A constant plane's value for the margin own - other: 1/2 at a tie, full at +cap."""
     m = min(max((own - other) / cap, -1.0), 1.0)
     return p.full * 0.5 * (1.0 + m) + p.round
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def show_counters(s, p, e, planes, whole):
     """Every player's constant planes of the turn and the margins (those whose value
     changed, or all if ``whole``)."""
@@ -155,7 +153,7 @@ def show_counters(s, p, e, planes, whole):
                    whole)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def draw_map(s, p, e, planes):
     """Every player's water and flag planes."""
     tiles = s.terrain.shape[1] * s.terrain.shape[1]
@@ -168,7 +166,7 @@ def draw_map(s, p, e, planes):
             planes[a, P_FLAG * tiles + v] = full * (terrain[t] == FLAG) + rnd
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def observe_env(s, p, e, obs, masks):
     """Every player's planes (``obs[a]``, see constants.Plane) and action mask of env e,
     written whole (after a reset, or a position set from outside): the unit planes
@@ -185,13 +183,13 @@ def observe_env(s, p, e, obs, masks):
     show_counters(s, p, e, planes, True)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def before_turn(s, e, planes, masks):
     """A step's in-place update, before the turn: the units the planes show erased."""
     erase_units(s, e, planes, masks)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def after_turn(s, p, e, planes, masks):
     """A step's in-place update, after the turn: the units drawn and the constant planes
     that changed rewritten (see the module's docstring)."""

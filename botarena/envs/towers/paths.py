@@ -14,20 +14,19 @@ fields of its last ``FIELD_SLOTS`` destinations (``field_dest``, replaced round 
 and drops them all when a tower appears or dies (``forget_fields``), the only change of
 the graph during a game.  A step to a passable neighbouring destination needs no field.
 """
-from numba import njit
-
+from ...core.jit import hot, phase
 from .constants import NUM_COMMANDS, FIRST_MOVE, UNREACHED, WATER
 
 NUM_DIRECTIONS = NUM_COMMANDS - FIRST_MOVE - 2   # the 8 moves (blast, transform follow)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def passable(terrain, tower_at, t):
     """Tile t (flat) can be walked on: not water, no living tower."""
     return terrain[t] != WATER and tower_at[t] < 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def step_ok(terrain, tower_at, nbr, t, k):
     """A bot may step from tile t to its neighbour in direction k (``nbr[t, k]``, -1 off
     the map): that tile is passable and, for a diagonal (odd k), so are both tiles
@@ -43,7 +42,7 @@ def step_ok(terrain, tower_at, nbr, t, k):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def distance_field(terrain, tower_at, nbr, dest, dist, queue):
     """``dist[t]``: steps from tile t to tile ``dest`` (UNREACHED where no path leads)."""
     for t in range(dist.shape[0]):
@@ -62,14 +61,14 @@ def distance_field(terrain, tower_at, nbr, dest, dist, queue):
                 tail += 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def forget_fields(s, e):
     """Drop env e's distance fields (the towers changed)."""
     for k in range(s.field_dest.shape[1]):
         s.field_dest[e, k] = -1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def field_of(s, p, e, dest):
     """The slot of env e's distance field to tile ``dest``, searched if not kept."""
     dests = s.field_dest[e]
@@ -85,7 +84,7 @@ def field_of(s, p, e, dest):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def step_by_field(s, p, e, t, dest):
     """The neighbour of tile t on a shortest path to tile ``dest`` by env e's distance
     field to ``dest``, or -1 if none leads there."""
@@ -104,7 +103,7 @@ def step_by_field(s, p, e, t, dest):
     return choice
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def next_tile(s, p, e, terrain, tower_at, t, dest):
     """The tile a bot on tile t steps to on a shortest path to tile ``dest`` (t != dest),
     or -1 if none leads there (``terrain``, ``tower_at``: env e's, flat).  A passable

@@ -37,8 +37,7 @@ the params ``p`` and the env ``e``; compiled without numba's runtime.
 """
 import math
 
-from numba import njit
-
+from ...core.jit import hot, phase
 from .constants import (ARRIVED, FIRST_MOVE, FLAG, MAX_LEGS, NUM_PLAYERS, BotCommand,
                         Command)
 from .paths import NUM_DIRECTIONS, forget_fields, next_tile
@@ -48,30 +47,30 @@ IDLE, MOVE, BLAST, TRANSFORM = (int(BotCommand.IDLE), int(BotCommand.MOVE),
 C_BLAST, C_TRANSFORM = int(Command.BLAST), int(Command.TRANSFORM)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def tile_of(x, y, size):
     """The flat tile of position (x, y)."""
     return int(math.floor(x)) * size + int(math.floor(y))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def view_tile(t, player, tiles):
     """Tile t as player ``player`` sees it (player 1: mirrored); its own inverse."""
     return t if player == 0 else tiles - 1 - t
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def view_direction(k, player):
     """Direction k (0..7) as player ``player`` means it; its own inverse."""
     return k if player == 0 else (k + NUM_DIRECTIONS // 2) % NUM_DIRECTIONS
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def tower_age(s, e, a, i):
     return s.turn[e] - s.tower_born[e, a, i]
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def add_bot(s, p, e, a, x, y):
     """A new idle bot of player a at (x, y) with full HP, if its pool has room."""
     i = s.num_bots[e, a]
@@ -90,7 +89,7 @@ def add_bot(s, p, e, a, x, y):
     s.next_id[e] += 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def spawn_at_base(s, p, e, a, count):
     """``count`` bots of player a at its base's centre."""
     centre = p.base_tile[a] // s.terrain.shape[1] + 0.5
@@ -98,7 +97,7 @@ def spawn_at_base(s, p, e, a, count):
         add_bot(s, p, e, a, centre, centre)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def apply_commands(s, p, e, actions):
     """Phase 1: each entry of the command grids ``actions[a, view tile]`` goes to one
     unit: the first living bot of player a on that tile in pool order (its oldest), or
@@ -134,7 +133,7 @@ def apply_commands(s, p, e, actions):
             s.tower_blast[e, a, i] = row[view_tile(t, a, tiles)] == C_BLAST
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def remove_dead(s, p, e):
     """Phase 2: the units marked dead leave their pools (the others keep their order)."""
     max_towers = s.tower_x.shape[2]
@@ -172,7 +171,7 @@ def remove_dead(s, p, e):
         s.num_towers[e, a] = kept
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def falloff(damage, radius, d):
     """Damage of a blast at distance d: floor(damage * (radius - d) / radius), 0 beyond."""
     if d > radius:
@@ -180,7 +179,7 @@ def falloff(damage, radius, d):
     return int(math.floor(damage * (radius - d) / radius))
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def blast(s, e, a, bx, by, radius, damage):
     """A blast of player a at (bx, by): damage added to every living enemy unit in reach."""
     b = 1 - a
@@ -194,13 +193,13 @@ def blast(s, e, a, bx, by, radius, damage):
             s.tower_damage[e, b, j] += falloff(damage, radius, d)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def at_target(s, e, a, i):
     return math.hypot(s.bot_tx[e, a, i] - s.bot_x[e, a, i],
                       s.bot_ty[e, a, i] - s.bot_y[e, a, i]) <= ARRIVED
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def bots_act(s, p, e):
     """Phase 3: bots standing on their blast target blast there and die.  (The blasts of
     both players are marked first, so each hurts the other's blasters too.)"""
@@ -214,7 +213,7 @@ def bots_act(s, p, e):
                 s.bot_dead[e, a, i] = True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def towers_act(s, p, e):
     """Phase 4: towers told to blast, old enough, blast and die."""
     for a in range(NUM_PLAYERS):
@@ -228,7 +227,7 @@ def towers_act(s, p, e):
                 s.tower_dead[e, a, i] = True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def apply_damage(s, p, e):
     """Phase 5: the summed damage is taken; units at 0 HP or less die; dead towers free
     their tiles (and the distance fields are dropped)."""
@@ -250,7 +249,7 @@ def apply_damage(s, p, e):
                 forget_fields(s, e)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def walk(s, p, e, a, i, terrain):
     """Bot i of player a walks ``bot_speed`` towards its target; True if it stands on it
     (``terrain``: env e's, flat)."""
@@ -285,7 +284,7 @@ def walk(s, p, e, a, i, terrain):
     return arrived
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def move_bots(s, p, e):
     """Phase 6: living bots walk towards their targets (see ``walk``)."""
     size = s.terrain.shape[1]
@@ -304,7 +303,7 @@ def move_bots(s, p, e):
                 s.bot_cmd[e, a, i] = IDLE
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def count_bots(s, e):
     """Every living bot counted in ``s.count[e]`` and its HP in ``s.hp_sum[e]`` (both zero
     between uses: ``clear_counts`` after use, or each tile zeroed as it is read)."""
@@ -318,7 +317,7 @@ def count_bots(s, e):
                 hp_sum[t] += s.bot_hp[e, a, i]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def may_transform(s, p, e, a, i, size):
     """Bot i of player a is living, has a transform command and stands on its target's
     tile, which is no base and holds no tower (the other bots there and the tower pool
@@ -331,7 +330,7 @@ def may_transform(s, p, e, a, i, size):
     return t != p.base_tile[0] and t != p.base_tile[1] and s.tower_at[e, t] < 0
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def any_may_transform(s, p, e):
     """Some bot of env e passes ``may_transform`` (else phase 7 has nothing to do and
     skips counting the bots)."""
@@ -343,7 +342,7 @@ def any_may_transform(s, p, e):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def transform(s, p, e):
     """Phase 7: bots on their transform target's tile become towers where they may."""
     if not any_may_transform(s, p, e):
@@ -377,7 +376,7 @@ def transform(s, p, e):
     clear_counts(s, e)
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def clear_counts(s, e):
     """Clear ``s.count[e]`` and ``s.hp_sum[e]`` at every bot's tile (living or not: a bot
     that transformed was counted while living)."""
@@ -389,7 +388,7 @@ def clear_counts(s, e):
             s.hp_sum[e, a, t] = 0
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def turn_score(s, p, e, a):
     """Player a's turn score: its living bots and towers on flag tiles, weighted."""
     size = s.terrain.shape[1]
@@ -404,7 +403,7 @@ def turn_score(s, p, e, a):
     return score
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def score(s, p, e):
     """Phase 8: turn scores; the higher gets a game point."""
     for a in range(NUM_PLAYERS):
@@ -415,13 +414,13 @@ def score(s, p, e):
         s.scores[e, 1] += 1
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def update_rank_keys(s, e):
     for a in range(NUM_PLAYERS):
         s.rank_key[e, a] = s.scores[e, a]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@phase
 def spawn(s, p, e):
     """Phase 9: new bots at the bases; the turn ends.  True when the game is over."""
     for a in range(NUM_PLAYERS):
@@ -432,7 +431,7 @@ def spawn(s, p, e):
     return s.turn[e] >= p.num_turns
 
 
-@njit(cache=True, _nrt=False)
+@hot
 def play_turn(s, p, e, actions):
     """One turn of env e with the players' command grids ``actions[a, view tile]``; True
     when the game is over."""
