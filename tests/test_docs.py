@@ -1,5 +1,6 @@
 """The docs: the generated game pages are current, the site builds with warnings as errors
-(MkDocs ``--strict``), and every Python block of the README runs."""
+(MkDocs ``--strict``), every Python block of the README runs, and every file the README links
+or shows (``docs/img/*.gif``, made by ``docs/gen_gifs.py``, not regenerated here) exists."""
 import re
 import subprocess
 import sys
@@ -27,3 +28,12 @@ def test_readme_python_blocks_run():
     assert blocks
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
+
+
+def test_readme_references_exist():
+    text = (ROOT / "README.md").read_text()
+    targets = re.findall(r'src="([^"]+)"', text) + re.findall(r"\]\(([^)\s]+)\)", text)
+    local = [t.split("#")[0] for t in targets if not re.match(r"[a-z]+:|#", t)]
+    assert any(t.endswith(".gif") for t in local)
+    missing = [t for t in local if not (ROOT / t).exists()]
+    assert not missing, f"README.md refers to missing files: {missing}"
