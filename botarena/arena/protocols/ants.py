@@ -13,7 +13,8 @@ server's numbering); hills by their index among the dealt hills; ``x`` is the co
   neighbours) and ``.``.  A line that does not parse voids all that turn's commands;
   commands for other players' ants, repeated commands and other targets are ignored.
 
-A bot that does not answer within 1000 ms, or dies, is eliminated (the seed's rule): it is
+A bot that does not answer a turn within 1000 ms (the first exchange, start-up included:
+10 s), or dies, is eliminated (the seed's rule): it is
 no longer asked, its ants and hills stay, and every colony still in scores as for any
 elimination.
 
@@ -31,6 +32,10 @@ from ..process import DOT, Limits
 from . import ELIMINATE, Client, Garbled, Protocol
 
 REPLY_S = 1.0
+# The seed's 1000 ms is for a turn's commands; it gives no limit for the start.  A bot's
+# start-up (a Python bot importing numpy, a JVM) rarely fits in 1 s, so the first exchange,
+# INIT and its answer, start-up included, gets what the other games' first exchange gets.
+START_S = 10.0
 COMMAND_OF = {(int(dx), int(dy)): c for c, (dx, dy) in enumerate(COMMAND_DELTAS)}
 FIRST_PLAYER_ID = 1
 
@@ -41,7 +46,7 @@ def block(name, lines):
 
 class AntsProtocol(Protocol):
     terminator = DOT
-    limits = Limits(turn_s=REPLY_S, start_s=REPLY_S)
+    limits = Limits(turn_s=REPLY_S, start_s=START_S)
     on_failure = ELIMINATE
 
     def hello(self, e):
