@@ -41,6 +41,18 @@ def test_gymnasium_and_sb3_checkers(env_id):
     sb3_check_env(env, warn=False)
 
 
+def test_discrete_space_samples_from_the_info_mask():
+    env = make("paint_v0", opponent="random", **SHORT_CONFIGS["paint_v0"])
+    _, info = env.reset(seed=1)
+    env.action_space.seed(1)
+    for _ in range(5):
+        action = env.action_space.sample(mask=info["action_mask"])
+        assert info["action_mask"][action] == 1
+        _, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+
+
 def test_seats_alternate_and_episodes_end(env_id):
     env = make(env_id, opponent="random", **SHORT_CONFIGS[env_id])
     agents = env.game.num_agents
@@ -55,6 +67,7 @@ def test_seats_alternate_and_episodes_end(env_id):
             continue
         seats.append(info["seat"])
         assert steps >= 1 and set(info) == {"action_mask", "score", "seat"}
+        assert info["action_mask"].dtype == np.int8
         with pytest.raises(RuntimeError, match="reset"):
             env.step(np.zeros(env.game.action_shape(), dtype=np.int64))
     assert seats == [k % agents for k in range(agents + 1)]

@@ -10,9 +10,9 @@ played by an opponent (``gymnasium.make("botarena/Paint-v0", opponent="bot:greed
 - The learner's seat alternates per episode (seat ``k % A`` in the k-th episode since the
   last seeded reset), so one policy learns every side; ``learner_seat`` fixes it.
   ``info["seat"]`` names it.
-- Spaces are the game's per-agent spaces; ``info["action_mask"]`` and
-  ``action_masks()`` (MaskablePPO) give the legal actions; ``info["score"]`` the game
-  score.  An illegal action is legal to send: the game plays it as its rules say.
+- Spaces are the game's per-agent spaces; ``info["action_mask"]`` (int8, flat: what
+  ``Discrete.sample(mask=...)`` takes) and ``action_masks()`` (bool, for MaskablePPO) give
+  the legal actions; ``info["score"]`` the game score.  An illegal action is legal to send: the game plays it as its rules say.
 - The episode ends when the game does, or when the learner leaves it (a dungeon player
   killed, an ants colony eliminated: terminated).  ``step`` after that, or before
   ``reset``, raises ``RuntimeError``; an action outside the space raises ``ValueError``
@@ -90,7 +90,8 @@ class SingleAgentEnv(gymnasium.Env):
                 self._info())
 
     def _info(self):
-        return {"action_mask": self.action_masks(), "score": int(self.game.scores[0, self.seat]),
+        mask = self.game.masks[0, self.seat].copy()   # int8: what Discrete.sample(mask=) takes
+        return {"action_mask": mask, "score": int(self.game.scores[0, self.seat]),
                 "seat": self.seat}
 
     def action_masks(self):
