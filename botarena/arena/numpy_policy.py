@@ -14,13 +14,15 @@ extractor names it:
   cell, the units' moves ordered as ``CellsPolicy.predict`` orders them (``unit_moves``).
 
 The first four feed SB3's policy MLP (``mlp_extractor.policy_net``: linear layers with
-tanh or ReLU) and its ``action_net``.  The action is the masked argmax of the logits, as
-MaskablePPO's deterministic ``predict`` takes it: one over ``Discrete(n)``, one per entry of
-``MultiDiscrete`` (a command per cell), over the probabilities as the torch distribution
-computes its mode (near-equal logits round to one probability and the first wins; the
-numpy rounding may still differ from torch's in the last bit).  Any other extractor, layer or action space raises
-``ValueError`` naming it.  The numbers are float32 as in torch; the logits agree to
-rounding (``tests/test_arena_export.py`` compares them on random observations).
+tanh or ReLU) and its ``action_net``.  The action is the masked argmax, as MaskablePPO's
+deterministic ``predict`` takes it: one over ``Discrete(n)``, one per entry of
+``MultiDiscrete`` (a command per cell), over what the torch distribution's mode reads
+(the probabilities, or the cells' log-probabilities), so that near-equal logits that
+round to one probability resolve as in torch, to the first (the last bit of numpy's
+rounding may still differ from torch's).  Any other extractor, layer or action space
+raises ``ValueError`` naming it.  The numbers are float32 as in torch, bfloat16
+convolutions rounded as torch's autocast rounds them; the logits agree to rounding
+(``tests/test_arena_export.py`` compares them and the actions on random observations).
 """
 import numpy as np
 
@@ -251,9 +253,8 @@ class NumpyPolicy:
         logits = self.logits(obs)
         legal = np.asarray(mask).reshape(logits.shape) != 0
         log_p = log_softmax(np.where(legal, logits, np.float32(MASKED_LOGIT)))
-        # the argmax of what the torch distribution's mode reads: CellsDistribution the
-        # log-probabilities, sb3-contrib's MaskableCategorical the probabilities (near-equal
-        # logits can round to one probability, the first of them wins)
+        # what the torch distribution's mode reads (module doc): CellsDistribution the
+        # log-probabilities, sb3-contrib's MaskableCategorical the probabilities
         action = (log_p if self.arch == "cells" else softmax(log_p)).argmax(-1)
         if self.action["kind"] == "discrete":
             return int(action)

@@ -5,8 +5,10 @@
 - ``ScriptedPlayer`` (``bot:``): the game's jitted bot, on a copy of the position with a
   random stream of its own (the match's state and its random numbers stay the game's);
 - ``PolicyPlayer`` (``policy:``): an SB3 model, masked, deterministic by default; where
-  the model reads another ``obs_dtype`` or ``view`` than the match's config, it reads its
-  own copy of the game put into the match's position;
+  the model was trained with other observation settings than the match's config
+  (``OBS_FIELDS``: ``obs_dtype``, ``view``, dungeon's ``shield``, coderunner's
+  ``mirror``), it plays its own copy of the game put into the match's position (blue's
+  move mirrored back where the two ``mirror`` settings differ);
 - ``ProcessPlayer`` (``cmd:``, and ``python:`` through ``host``): a ``BotProcess``
   driven by a protocol, under ``Limits``;
 - ``InProcessAgentPlayer`` (``python:`` with ``in_process=True``): the agent class run in
@@ -20,6 +22,7 @@ its ``stats`` (``SeatStats``).  ``warn(seat, text)`` reports every skipped move.
 """
 import dataclasses
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -36,7 +39,11 @@ from .spec import SpecError, parse_spec
 HOST_START_S = 60.0        # a python: host imports botarena and compiles the game first
 DUNGEON_TICK_S = 0.1       # the seed's tick: a later answer is used on the next tick
 SEAT_SEED_STRIDE = 7919    # scripted bots' random streams: the match seed + seat * this
-OBS_FIELDS = ("obs_dtype", "view")    # config fields a policy may read differently
+# config fields a policy may have been trained with otherwise than the match plays
+OBS_FIELDS = ("obs_dtype", "view", "shield", "mirror")
+# A python: host computes on one thread, as a contest bot on its core: OpenBLAS left to
+# itself starts a thread per core, which spin against each other on a busy machine.
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 PLAYING, CRASHED, ELIMINATED, FORFEITED, STOPPED = (
     "playing", "crashed", "eliminated", "forfeit", "stopped")
 
@@ -168,12 +175,18 @@ class PolicyPlayer(Player):
             raise SpecError(f"player {spec.text!r}: not an SB3 model: {err}") from None
         self.act = as_act_fn(model, deterministic)
         self.own = None
+        self.mirrored = None            # the moves to mirror back (seat 1 of coderunner)
         space = model.observation_space
-        if space.shape != game.observation_space.shape or space.dtype != game.obs.dtype:
-            _, trained = trained_config(spec.target)
-            changes = {k: trained[k] for k in OBS_FIELDS if k in trained}
-            changes["obs_dtype"] = "float32" if space.dtype == np.float32 else "uint8"
+        _, trained = trained_config(spec.target)
+        changes = {k: trained[k] for k in OBS_FIELDS
+                   if k in trained and getattr(game.config, k, trained[k]) != trained[k]}
+        changes["obs_dtype"] = "float32" if space.dtype == np.float32 else "uint8"
+        if changes["obs_dtype"] != game.config.obs_dtype or len(changes) > 1 \
+                or space.shape != game.observation_space.shape:
             config = dataclasses.replace(game.config, **changes)
+            if "mirror" in changes and seat == 1:
+                from ..envs.coderunner.constants import MIRRORED
+                self.mirrored = MIRRORED
             self.own = type(game)(config, 1)
             self.own.reset(seed=seed)
             if self.own.observation_space.shape != space.shape:
@@ -184,8 +197,11 @@ class PolicyPlayer(Player):
         if self.own is not None:
             self.own.restore(game.snapshot(e), 0)
             game, e = self.own, 0
-        action = self.act(game.obs[e, self.seat][None], game.masks[e, self.seat][None])
-        return check_action(game, self.seat, np.asarray(action)[0])
+        action = np.asarray(self.act(game.obs[e, self.seat][None],
+                                     game.masks[e, self.seat][None]))[0]
+        if self.mirrored is not None:
+            action = self.mirrored[action]
+        return check_action(game, self.seat, action)
 
     def respond(self, game, e=0):
         return self._timed(lambda: self._act(game, e))
@@ -271,15 +287,17 @@ def _contest_limits(env_id):
 class ProcessPlayer(Player):
     """A program behind a protocol (see the module doc and ``protocols``)."""
 
-    def __init__(self, spec, seat, warn, argv, protocol, limits, log_path):
+    def __init__(self, spec, seat, warn, argv, protocol, limits, log_path, env=None):
         super().__init__(spec, seat, warn)
-        self.argv, self.protocol, self.limits = argv, protocol, limits
+        self.argv, self.protocol, self.limits, self.env = argv, protocol, limits, env
         self.stats.log = log_path
         self.proc = None
         self.hello_deadline = None
         self.awaiting_hello = False
         self.used = 0.0            # seconds of replies this game
         self.sent_at = None
+        self.deadline = None       # of the reply awaited
+        self.starting = False      # the first turn's reply is the start's (no hello reply)
 
     @property
     def out(self):
@@ -307,7 +325,7 @@ class ProcessPlayer(Player):
         self.hello_deadline = time.monotonic() + self.limits.start_s
         try:
             self.proc = BotProcess(self.argv, self.stats.log, self.limits,
-                                   self.protocol.terminator)
+                                   self.protocol.terminator, env=self.env)
         except OSError as err:
             self._failure(f"can't start {self.argv[0]!r}: {err}", crashed=True)
             return
@@ -317,6 +335,7 @@ class ProcessPlayer(Player):
         if not self.proc.send(hello, self.hello_deadline):
             self._failure("did not take the first message", crashed=not self.proc.running)
         self.awaiting_hello = self.protocol.hello_reply
+        self.starting = not self.protocol.hello_reply
 
     def ready(self, game, e=0):
         if self.out or not self.awaiting_hello:
@@ -336,16 +355,18 @@ class ProcessPlayer(Player):
         if not self.protocol.nonce:
             self.proc.drain()
         self.sent_at = time.monotonic()
-        self.proc.send(self.protocol.message(e), self.sent_at + self.limits.turn_s)
+        self.deadline = self.sent_at + self.limits.turn_s
+        if self.starting:          # a protocol whose first message is not answered
+            self.deadline = max(self.deadline, self.hello_deadline)
+        self.proc.send(self.protocol.message(e), self.deadline)
 
     def respond(self, game, e=0):
         noop = self.protocol.noop()
         if self.out:
             return noop
-        deadline = self.sent_at + self.limits.turn_s
         action = noop
         while True:
-            status, text = self.proc.read(deadline)
+            status, text = self.proc.read(self.deadline)
             if status == OK:
                 try:
                     action = self.protocol.parse(text, e)
@@ -367,8 +388,9 @@ class ProcessPlayer(Player):
                 self._failure(f"no reply within {self.limits.turn_s} s", crashed=False)
             break
         elapsed = min(time.monotonic() - self.sent_at, self.limits.turn_s)
-        if status == OK:
+        if status == OK and not self.starting:     # the start-up is not a move's latency
             self.stats.latencies.append(elapsed)
+        self.starting = False
         self.used += elapsed
         if not self.out and self.limits.game_s is not None and self.used > self.limits.game_s:
             forfeit = self.protocol.on_game_limit == FORFEIT
@@ -395,6 +417,12 @@ def host_argv():
     return [sys.executable, "-m", "botarena.arena.host"]
 
 
+def host_env():
+    """A python: host's environment: numpy's BLAS on one thread (``ONE_THREAD``) unless
+    the caller's environment says otherwise."""
+    return dict(ONE_THREAD, **os.environ)
+
+
 def make_player(spec, env_id, game, seat, seed, warn, log_path=None, limits=None,
                 in_process=False, deterministic=True):
     """The player of ``spec`` (a string or ``PlayerSpec``) for ``seat`` of ``game``;
@@ -407,8 +435,10 @@ def make_player(spec, env_id, game, seat, seed, warn, log_path=None, limits=None
         return PolicyPlayer(spec, seat, warn, game, seed, deterministic)
     if spec.kind == "python" and in_process:
         return InProcessAgentPlayer(spec, seat, warn, env_id, seed)
+    env = None
     if spec.kind == "python":
         protocol, argv = HostProtocol(game, seat, names, env_id, spec, seed), host_argv()
+        env = host_env()
     else:
         try:
             protocol = protocol_class(env_id)(game, seat, names)
@@ -416,7 +446,7 @@ def make_player(spec, env_id, game, seat, seed, warn, log_path=None, limits=None
             raise SpecError(f"player {spec.text!r}: {err}") from None
         argv = list(spec.target)
     return ProcessPlayer(spec, seat, warn, argv, protocol,
-                         protocol.limits.replace(**(limits or {})), log_path)
+                         protocol.limits.replace(**(limits or {})), log_path, env)
 
 
 def env_game(env_id, config=None):

@@ -10,8 +10,9 @@ brick, ``H`` ladder, ``*`` gold, ``-`` removed brick), the own then the opponent
 1 the opponent, -1 none; ``-1 -1`` while dead).  A turn number ``-1`` ends the game.
 
 The bot answers one line: ``NONE LEFT RIGHT TOP BOTTOM DIG_LEFT DIG_RIGHT``; anything
-else counts as ``NONE`` (with a warning).  The seed gives no time limit: 1 s a turn here
-(the initial message included); a late reply is dropped, a crashed bot plays ``NONE``.
+else counts as ``NONE`` (with a warning).  The seed gives no time limit: 1 s a turn here,
+10 s for the first turn's (the bot does not answer the initial message, so its start-up
+falls there); a late reply is dropped, a crashed bot plays ``NONE``.
 
 The client (``CodeRunnerClient``) builds its map from the initial message (the rows, the
 respawn cells, the listed enemies: the first half, the others are their mirrors) and its
