@@ -181,7 +181,7 @@ EXPORTS = {                  # env id -> (arch, the model's config, the matches'
     "paint_v0": ("ego", {"view": "ego"}, {}),
     "ants_v0": ("cells", {}, {"max_turns": 30}),
     "coderunner_v0": ("mlp", {"mirror": True}, {"max_turns": 60}),
-    "towers_v0": ("cnn", {}, {"max_turns": 25}),
+    "towers_v0": ("cnn", {}, {"max_turns": 12}),
     "dungeon_v0": ("paths", {"view": "board", "shield": True}, {"max_turns": 60}),
 }
 
