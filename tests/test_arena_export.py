@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import botarena
-from botarena.arena.export import check_bot, export_bot, format_check
+from botarena.arena.cli import main as cli_main
+from botarena.arena.export import check_bot, export_bot
 from botarena.arena.match import play
 from botarena.arena.numpy_policy import NumpyPolicy, extract
 from botarena.arena.players import ScriptedPlayer, env_game
@@ -227,16 +228,24 @@ def test_exported_bot_plays_the_same_moves_as_in_process(env_id, tmp_path):
     assert set(mine["latency_ms"]) == {"p50", "p90", "p99", "max"}
 
 
-def test_check_bot_plays_both_seats_and_times_the_moves(tmp_path):
+def test_check_bot_plays_both_seats_and_times_the_moves(tmp_path, capsys):
     model, venv = build_model("mlp", "paint_v0", {})
     venv.close()
     path = str(tmp_path / "untrained_mlp_paint_v0.zip")
     model.save(path)
-    bot = export_bot(path, "paint_v0", str(tmp_path / "bot"))
+    bot = str(tmp_path / "bot")
+    assert cli_main(["export-bot", path, "--env", "paint_v0", "--out", bot]) == 0
     check = check_bot(bot, "paint_v0", opponent="bot:random", games=2,
                       config={"max_turns": 20})
     assert [g["seats"][i % 2]["moves"] for i, g in enumerate(check["games"])] == [20, 20]
     assert set(check["latency_ms"]) == {"p50", "p90", "p99", "max"}
-    assert "latency per move: p50" in format_check(check)
     with pytest.raises(ValueError, match="holds no agent.py"):
         check_bot(bot, "dungeon_v0")
+    capsys.readouterr()
+    assert cli_main(["check-bot", bot, "--env", "paint_v0", "--games", "1",
+                     "--config", "max_turns=5"]) == 0
+    out = capsys.readouterr().out
+    assert "game 0 (bot in seat 0)" in out and "latency per move: p50" in out
+    assert cli_main(["export-bot", path, "--env", "paint_v0", "--out", bot,
+                     "--config", 'view="ego"']) == 1
+    assert "observations of shape" in capsys.readouterr().err
