@@ -3,6 +3,7 @@ one core (the batch plays the same games as separate envs), agents leaving, the 
 reaching the RLModule, and the trainer on a real two-node Ray cluster: env runners on
 both nodes, finite losses, a win-rate metric, a checkpoint that loads back and plays
 legal actions, and the evaluation."""
+import io
 import json
 import math
 
@@ -15,6 +16,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 from ray.tune.registry import ENV_CREATOR, _global_registry
 
 import botarena
+import botarena.arena
 import botarena.rllib
 from botarena.rllib import (ALL_AGENTS, LEARNER, MASK_KEY, OBS_KEY, BatchedVectorEnv,
                             CellsCategorical, GameEnv, module_spec)
@@ -211,6 +213,18 @@ def test_training_on_a_two_node_cluster(two_node_cluster, tmp_path):
         for a in range(2):
             assert_legal(actions[:, a], game.masks[:, a], game)
         game.step(actions)
+    # the checkpoint as a player of the arena (the trained view comes from results.json)
+    spec = f"rllib:{out / 'checkpoint'}"
+    match = botarena.arena.play("paint_v0", [spec, "bot:random"], seed=3,
+                                config={"max_turns": 20}, err=io.StringIO())
+    assert match["turns"] == 20 and match["seats"][0]["warnings"] == 0
+    assert match["seats"][0]["moves"] == 20
+    vec = botarena.vector_env("paint_v0", 2, opponent=spec, seed=0, view="ego", max_turns=20)
+    vec.reset()
+    vec.step(np.zeros(vec.num_envs, dtype=np.int64))
+    vec.close()
+    with pytest.raises(ValueError, match="checkpoint folder"):
+        botarena.arena.play("paint_v0", [f"rllib:{tmp_path / 'nothing'}", "bot:random"])
 
 
 def test_cells_categorical_is_one_categorical_per_cell():

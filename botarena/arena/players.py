@@ -169,10 +169,16 @@ class PolicyPlayer(Player):
         import torch
         from ..training.evaluate import as_act_fn, load_model, trained_config
         torch.set_num_threads(1)
+        rllib = spec.kind == "rllib"
         try:
-            model = load_model(spec.target)
-        except Exception as err:                  # noqa: BLE001 - any unreadable zip
-            raise SpecError(f"player {spec.text!r}: not an SB3 model: {err}") from None
+            if rllib:
+                from ..rllib import load_policy
+                model = load_policy(spec.target, deterministic=deterministic)
+            else:
+                model = load_model(spec.target)
+        except Exception as err:                  # noqa: BLE001 - any unreadable model
+            what = "an RLlib checkpoint" if rllib else "an SB3 model"
+            raise SpecError(f"player {spec.text!r}: not {what}: {err}") from None
         self.act = as_act_fn(model, deterministic)
         self.own = None
         self.mirrored = None            # the moves to mirror back (seat 1 of coderunner)
@@ -431,7 +437,7 @@ def make_player(spec, env_id, game, seat, seed, warn, log_path=None, limits=None
     names = list(game.possible_agents)
     if spec.kind == "bot":
         return ScriptedPlayer(spec, seat, warn, game, seed)
-    if spec.kind == "policy":
+    if spec.kind in ("policy", "rllib"):
         return PolicyPlayer(spec, seat, warn, game, seed, deterministic)
     if spec.kind == "python" and in_process:
         return InProcessAgentPlayer(spec, seat, warn, env_id, seed)

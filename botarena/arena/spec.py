@@ -4,6 +4,9 @@
 - ``bot:NAME``: a scripted bot of the game (``game.bots``), run in the match process.
 - ``policy:PATH``: a trained SB3 model (a ``.zip`` saved by ``botarena.training.ppo``),
   masked and deterministic, run in the match process.
+- ``rllib:PATH``: an RLlib checkpoint folder (``python -m botarena.training.rllib`` saves
+  ``OUT/checkpoint``), its learner module masked and deterministic, run in the match
+  process (needs the ``rllib`` extra).
 - ``python:FILE[:CLASS]``: a Python agent class (``CLASS`` defaults to ``Agent``), run in a
   host process of its own (``botarena.arena.host``).
 - ``cmd:PROGRAM ARGS``: an external program speaking the game's contest protocol on its
@@ -16,7 +19,7 @@ import os
 import shlex
 from dataclasses import dataclass
 
-KINDS = ("bot", "policy", "python", "cmd")
+KINDS = ("bot", "policy", "rllib", "python", "cmd")
 DEFAULT_CLASS = "Agent"
 
 
@@ -46,8 +49,8 @@ class PlayerSpec:
 
     @property
     def runs_in_process(self):
-        """bot: and policy: players run inside the match; python: and cmd: never do."""
-        return self.kind in ("bot", "policy")
+        """bot:, policy: and rllib: players run inside the match; python: and cmd: never do."""
+        return self.kind in ("bot", "policy", "rllib")
 
 
 def _existing_file(path, what, text):
@@ -74,6 +77,11 @@ def parse_spec(text):
         return PlayerSpec("bot", rest, text)
     if kind == "policy":
         return PlayerSpec("policy", _existing_file(rest, "model file", text), text)
+    if kind == "rllib":
+        if not rest or not os.path.isdir(rest):
+            raise SpecError(f"player {text!r}: give an RLlib checkpoint folder after the colon"
+                            + (f" ({rest!r} is not a folder)" if rest else ""))
+        return PlayerSpec("rllib", os.path.abspath(rest), text)
     if kind == "python":
         path, cls = rest, DEFAULT_CLASS
         head, sep, tail = rest.rpartition(":")

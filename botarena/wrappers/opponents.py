@@ -10,7 +10,7 @@ observations the game already holds.
   ``f(obs, masks) -> actions``.  ``set_policy`` swaps the policy (self-play snapshots).
 
 ``make_opponent(spec, game)`` turns a player spec string of the arena (``"bot:greedy"`` or
-just ``"greedy"``, ``"policy:model.zip"``, ``"python:agent.py[:Class]"``, ``"cmd:./mybot"``;
+just ``"greedy"``, ``"policy:model.zip"``, ``"rllib:checkpoint/"``, ``"python:agent.py[:Class]"``, ``"cmd:./mybot"``;
 see ``botarena.arena.spec``), an opponent or a policy into an opponent.  ``python:`` and
 ``cmd:`` opponents run in processes of their own (``botarena.arena.opponent``); their
 ``close()`` ends them, and the vector env's ``close()`` calls it (``AgentSlots.close``).
@@ -83,6 +83,9 @@ def make_opponent(spec, game):
         if parsed.kind == "policy":
             from ..training.evaluate import load_model
             return PolicyOpponent(load_model(parsed.target), deterministic=True)
+        if parsed.kind == "rllib":
+            from ..rllib import load_policy
+            return PolicyOpponent(load_policy(parsed.target))
         from ..arena.opponent import ArenaOpponent
         return ArenaOpponent(parsed, _env_id(game))
     if hasattr(spec, "act"):
