@@ -276,7 +276,8 @@ def test_realtime_sleeping_agent_does_not_block_the_game(tmp_path):
     result = runner.run()
     elapsed = time.monotonic() - start
     assert result["tick"] == ticks
-    assert ticks * step * 0.8 <= elapsed < ticks * step + 1.5   # blocking: >= 4.5 s
+    blocking = ticks * 0.15          # had the runner waited for every late answer
+    assert ticks * step * 0.8 <= elapsed < blocking - 0.5     # slack for a busy machine
     slow_moves = [m[0] for _, m in runner.history]
     # late answers are used on a later tick: a few bombs, far fewer than ticks
     bombs = slow_moves.count("p")

@@ -428,8 +428,11 @@ def test_envs_pickle_and_play_on(env_id):
     env.reset(seed=5)
     copy = pickle.loads(pickle.dumps(env))
     assert copy.agents == env.agents
-    rng = np.random.default_rng(0)
+    for k, agent in enumerate(env.possible_agents):
+        env.action_space(agent).seed(k)             # the same random actions every run
     for _ in range(5):
+        if not env.agents:
+            break
         actions = {a: env.action_space(a).sample(env.action_mask(a).astype(np.int8))
                    if not env.game.action_shape() else env.action_space(a).sample()
                    for a in env.agents}
