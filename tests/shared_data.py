@@ -32,3 +32,14 @@ def needs_shared(*parts):
                                 f"(set BOTARENA_SHARED)")
     return pytest.mark.skipif(not path.exists(),
                               reason=f"contest data {path} not found (set BOTARENA_SHARED)")
+
+
+def shared_files(folder, pattern):
+    """Parameters for a test over the files ``SHARED / folder / pattern`` (ids: their
+    stems); without the folder, one parameter skipped with ``needs_shared``'s reason (not
+    pytest's empty parameter set, which names no setting)."""
+    parts = folder.split("/")
+    files = sorted(shared_path(*parts).glob(pattern))
+    if files:
+        return [pytest.param(path, id=path.stem) for path in files]
+    return [pytest.param(None, id="no-data", marks=needs_shared(*parts))]

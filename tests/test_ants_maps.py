@@ -7,7 +7,7 @@ import pytest
 from botarena.envs.ants.constants import NUM_PLANES
 from botarena.envs.ants.maps import generate_map, load_map, parse_ppm
 from botarena.envs.ants_v0 import AntsGame, Config
-from shared_data import needs_shared, shared_path
+from shared_data import needs_shared, shared_files, shared_path
 
 SHARED_MAPS = shared_path("maps", "ants")
 PPM_MAPS = sorted(SHARED_MAPS.glob("*.ppm"))
@@ -21,7 +21,7 @@ def test_all_nine_shared_maps_are_there():
     assert sorted(p.stem for p in PPM_MAPS) == sorted(SIZES)
 
 
-@pytest.mark.parametrize("path", PPM_MAPS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", shared_files("maps/ants", "*.ppm"))
 def test_shared_map_loads(path):
     m = load_map(str(path))
     width, height, hills = SIZES[path.stem]
@@ -31,7 +31,7 @@ def test_shared_map_loads(path):
 
 
 @pytest.mark.parametrize("players", [2, 4])
-@pytest.mark.parametrize("path", PPM_MAPS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", shared_files("maps/ants", "*.ppm"))
 def test_shared_map_plays(path, players):
     game = AntsGame(Config(board=str(path), num_players=players, max_turns=60), num_envs=2)
     game.reset(seed=3)

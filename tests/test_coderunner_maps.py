@@ -8,7 +8,7 @@ from botarena.envs.coderunner.constants import BRICK, GOLD, MOVE_DELTAS, OPPOSIT
 from botarena.envs.coderunner.maps import (BUNDLED, HAND_MADE, generate_map, load_map, parse_map,
                                            reachable, walk_program)
 from botarena.envs.coderunner_v0 import CodeRunnerGame, Config
-from shared_data import needs_shared, shared_path
+from shared_data import needs_shared, shared_files, shared_path
 
 MAPS_DIR = shared_path("maps", "coderunner")
 REAL_MAPS = sorted(MAPS_DIR.glob("*.txt"))
@@ -59,7 +59,7 @@ def play_random_game(spec, seed):
     return game
 
 
-@pytest.mark.parametrize("path", REAL_MAPS, ids=[p.stem for p in REAL_MAPS])
+@pytest.mark.parametrize("path", shared_files("maps/coderunner", "*.txt"))
 def test_real_map_random_game_keeps_invariants(path):
     play_random_game(str(path), 0)
 
