@@ -33,7 +33,7 @@ from ..core import rng as rng_module
 from ..registry import env_module
 from . import host
 from .process import CLOSED, LINE, OK, OVERSIZE, BotProcess, Limits
-from .protocols import ELIMINATE, FORFEIT, Garbled, Protocol, Stale, protocol_class
+from .protocols import ELIMINATE, FORFEIT, Garbled, JsonReady, Protocol, Stale, protocol_class
 from .spec import SpecError, parse_spec
 
 HOST_START_S = 60.0        # a python: host imports botarena and compiles the game first
@@ -241,7 +241,7 @@ class InProcessAgentPlayer(Player):
         return check_action(game, self.seat, game.actions[0, self.seat] * 0)
 
 
-class HostProtocol(Protocol):
+class HostProtocol(JsonReady, Protocol):
     """The match side of ``host``'s wire format (python: players)."""
     terminator = LINE
     nonce = True
@@ -257,12 +257,6 @@ class HostProtocol(Protocol):
         return host.frame({"env_id": self.env_id, "config": self.game.config, "seat": self.seat,
                            "agents": self.names, "seed": self.seed, "file": self.spec.target,
                            "cls": self.spec.cls, "snapshot": self.game.snapshot(e)})
-
-    def check_hello(self, text):
-        try:
-            return json.loads(text) == {"ready": True}
-        except ValueError:
-            return False
 
     def message(self, e):
         return host.frame({"turn": int(self.game.state.steps[e]),

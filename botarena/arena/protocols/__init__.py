@@ -32,6 +32,7 @@ message)`` is the answer's text.  What a message leaves out and the observation 
 ``obs_dtype``, ``mirror``) and the contest's settings no message carries; each message's
 own (board, number of turns) override them.
 """
+import json
 from importlib import import_module
 
 from ...registry import env_module
@@ -83,6 +84,16 @@ class Protocol:
     def eliminate(self, game, e):
         """Take this seat out of env ``e`` (protocols with ``ELIMINATE`` only)."""
         raise NotImplementedError
+
+
+class JsonReady:
+    """``check_hello`` of the JSON-lines protocols: the bot answers ``{"ready": true}``."""
+
+    def check_hello(self, text):
+        try:
+            return json.loads(text) == {"ready": True}
+        except ValueError:
+            return False
 
 
 class Client:

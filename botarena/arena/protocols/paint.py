@@ -24,7 +24,7 @@ import numpy as np
 from ...core.grid import DIRECTIONS
 from ...envs.paint.constants import FIRST_SHOOT, FIRST_WALK, NEUTRAL, OBSTACLE
 from ..process import LINE, Limits
-from . import Client, Garbled, Protocol, Stale
+from . import Client, Garbled, JsonReady, Protocol, Stale
 
 READY_S = 5.0
 TURN_S = 0.5
@@ -44,7 +44,7 @@ def action_json(action):
     return {"type": kind, "direction": [int(x) for x in DIRECTIONS[d]]}
 
 
-class PaintProtocol(Protocol):
+class PaintProtocol(JsonReady, Protocol):
     terminator = LINE
     nonce = True
     limits = Limits(turn_s=TURN_S, start_s=READY_S)
@@ -55,12 +55,6 @@ class PaintProtocol(Protocol):
 
     def hello(self, e):
         return json.dumps({"player_id": self.names[self.seat]}) + "\n"
-
-    def check_hello(self, text):
-        try:
-            return json.loads(text) == {"ready": True}
-        except ValueError:
-            return False
 
     def state(self, e):
         """The turn's state as a dict (the message, before JSON)."""

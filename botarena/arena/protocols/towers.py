@@ -33,7 +33,7 @@ import numpy as np
 
 from ...envs.towers.constants import COMMAND_NAMES, NUM_PLAYERS
 from ..process import LINE, Limits
-from . import FORFEIT, Client, Garbled, Protocol, Stale
+from . import FORFEIT, Client, Garbled, JsonReady, Protocol, Stale
 
 TURN_S = 1.0
 GAME_TURNS = 10              # the seed's game limit is 10 turn limits
@@ -44,7 +44,7 @@ TILE_MIDDLE = 0.5
 FLAG = "F"                   # a flag tile's letter in the map rows
 
 
-class TowersProtocol(Protocol):
+class TowersProtocol(JsonReady, Protocol):
     terminator = LINE
     nonce = True
     limits = Limits(turn_s=TURN_S, start_s=START_S, game_s=TURN_S * GAME_TURNS)
@@ -70,12 +70,6 @@ class TowersProtocol(Protocol):
         return json.dumps({"player_id": self.seat, "map_size": self._size(),
                            "map": [" ".join(row) for row in rows],
                            "turns": self.game.config.max_turns}) + "\n"
-
-    def check_hello(self, text):
-        try:
-            return json.loads(text) == {"ready": True}
-        except ValueError:
-            return False
 
     def _units(self, e):
         """(bots, towers) living, as dicts of the snapshot."""
