@@ -270,6 +270,9 @@ def test_realtime_sleeping_agent_does_not_block_the_game(tmp_path):
                 return 'p'
     """)
     ticks, step = 30, 0.02
+    # the bot compiles before tick 0 of a match: on a cold cache that takes seconds, so a
+    # one-tick match first, and the timed one compiles nothing
+    Runner(["bot:safe_bomber", "bot:safe_bomber"], config=SHORT, seed=4, max_iterations=1).run()
     runner = Runner([slow, "bot:safe_bomber"], config=SHORT, seed=4, realtime=True,
                     tick_step=step, max_iterations=ticks)
     start = time.monotonic()
