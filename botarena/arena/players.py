@@ -21,7 +21,6 @@ player is asked before any reply is read, so programs think at the same time),
 its ``stats`` (``SeatStats``).  ``warn(seat, text)`` reports every skipped move.
 """
 import dataclasses
-import json
 import os
 import sys
 import time
@@ -263,12 +262,7 @@ class HostProtocol(JsonReady, Protocol):
                            "snapshot": self.game.snapshot(e)})
 
     def parse(self, text, e):
-        try:
-            reply = json.loads(text)
-        except ValueError:
-            raise Garbled("not JSON") from None
-        if not isinstance(reply, dict):
-            raise Garbled("not a JSON object")
+        reply = self.reply_object(text)
         turn, now = reply.get("turn"), int(self.game.state.steps[e])
         if turn != now and not (self.late_counts and isinstance(turn, int) and turn < now):
             raise Stale(f"a reply to turn {turn!r}")

@@ -87,7 +87,19 @@ class Protocol:
 
 
 class JsonReady:
-    """``check_hello`` of the JSON-lines protocols: the bot answers ``{"ready": true}``."""
+    """What the JSON-lines protocols share: the bot answers hello with ``{"ready": true}``
+    (``check_hello``), and each reply is one JSON object (``reply_object``)."""
+
+    @staticmethod
+    def reply_object(text):
+        """``text`` as a JSON object (a dict), else ``Garbled`` saying why."""
+        try:
+            reply = json.loads(text)
+        except ValueError:
+            raise Garbled("not JSON") from None
+        if not isinstance(reply, dict):
+            raise Garbled("not a JSON object")
+        return reply
 
     def check_hello(self, text):
         try:

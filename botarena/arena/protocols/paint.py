@@ -81,12 +81,7 @@ class PaintProtocol(JsonReady, Protocol):
         return json.dumps(self.state(e), separators=(",", ":")) + "\n"
 
     def parse(self, text, e):
-        try:
-            reply = json.loads(text)
-        except ValueError:
-            raise Garbled("not JSON") from None
-        if not isinstance(reply, dict):
-            raise Garbled("not a JSON object")
+        reply = self.reply_object(text)
         if reply.get("turns_left") != int(self.game.state.turns_left[e]):
             raise Stale(f"turns_left {reply.get('turns_left')!r} is not this turn's")
         kind, direction = reply.get("type"), reply.get("direction")

@@ -112,12 +112,7 @@ class TowersProtocol(JsonReady, Protocol):
         return json.dumps(state, separators=(",", ":")) + "\n"
 
     def parse(self, text, e):
-        try:
-            reply = json.loads(text)
-        except ValueError:
-            raise Garbled("not JSON") from None
-        if not isinstance(reply, dict):
-            raise Garbled("not a JSON object")
+        reply = self.reply_object(text)
         if reply.get("turn") != int(self.game.state.turn[e]):
             raise Stale(f"turn {reply.get('turn')!r} is not this turn's")
         commands = reply.get("commands", [])
