@@ -147,6 +147,7 @@ class TowersClient(Client):
         super().__init__(env_id, config)
         self.seat = None
         self.map = None                 # the rows in the game's frame
+        self.flags = set()              # its flag tiles (x, y)
         self.ids = {}                   # the own units' tiles as this player sees them -> id
 
     def _size(self):
@@ -170,6 +171,8 @@ class TowersClient(Client):
         if self.seat == 1:
             rows = [row[::-1] for row in rows[::-1]]
         self.map = [" ".join(row) for row in rows]
+        self.flags = {(x, y) for x, row in enumerate(rows) for y, letter in enumerate(row)
+                      if letter == FLAG}
         self.game = self.make_game(board=self.map, map_size=int(hello["map_size"]),
                                    max_turns=int(hello["turns"]))
         return json.dumps({"ready": True}) + "\n"
@@ -214,7 +217,7 @@ class TowersClient(Client):
         for units, points in ((bots, config.bot_score_multiplier),
                               (towers, config.tower_score_multiplier)):
             for u in units:
-                if self.map[int(u["x"])].split()[int(u["y"])] == FLAG:
+                if (int(u["x"]), int(u["y"])) in self.flags:
                     scores[u["owner"]] += points
         return scores
 

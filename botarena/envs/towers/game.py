@@ -1,5 +1,5 @@
 """``TowersGame``: towers' state, params and spaces for the batched-game contract."""
-import math
+import functools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -27,6 +27,33 @@ SNAPSHOT_KEYS = ("map", "turn", "scores", "turn_scores", "next_id", "bots", "tow
 BOT_KEYS = ("owner", "id", "x", "y", "hp", "command", "target_x", "target_y", "dead")
 TOWER_KEYS = ("owner", "id", "x", "y", "hp", "age", "dead")
 INT32_MAX = int(np.iinfo(np.int32).max)
+# the types a snapshot's unit fields take (``TowersGame._table``)
+INT_TYPES = (int, np.integer)
+NUMBER_TYPES = (int, float, np.integer, np.floating)
+FLAG_TYPES = (bool, np.bool_, int, np.integer)
+BOOL_TYPES = (bool, np.bool_)
+MAPS_KEPT = 8          # parsed maps remembered by ``restore`` (a client restores every turn)
+
+
+class OPEN_BELOW(int):
+    """An upper bound that the value must stay below (positions: below ``map_size``)."""
+
+    @property
+    def limit(self):
+        return int(self)
+
+
+def _is(kind, types):
+    """Whether a value of type ``kind`` is of ``types``; a bool only where they name bool."""
+    return issubclass(kind, types) and (bool in types or not issubclass(kind, BOOL_TYPES))
+
+
+@functools.lru_cache(maxsize=MAPS_KEPT)
+def _terrain_of(rows, size):
+    """The checked terrain of a map given as a tuple of rows (read-only: shared)."""
+    terrain = parse_map(list(rows), size, "the map").terrain
+    terrain.flags.writeable = False
+    return terrain
 
 
 def neighbours(size):
@@ -195,7 +222,9 @@ class TowersGame(BatchedGame):
         require(snapshot, SNAPSHOT_KEYS, GAME_NAME)
         c, N = self.config, self.size
         try:
-            terrain = parse_map(snapshot["map"], N, "the map").terrain
+            rows = snapshot["map"]
+            rows = tuple(rows.splitlines() if isinstance(rows, str) else map(str, rows))
+            terrain = _terrain_of(rows, N)
         except (TypeError, ValueError) as err:
             raise fail("map", str(err)) from None
         turn = integer(snapshot, "turn", 0, c.max_turns)
@@ -206,12 +235,12 @@ class TowersGame(BatchedGame):
         next_id = integer(snapshot, "next_id", 0, INT32_MAX)
         towers = self._read_towers(snapshot, terrain, turn)
         bots = self._read_bots(snapshot, terrain, towers)
-        ids = [b["id"] for b in bots] + [t["id"] for t in towers]
-        if len(set(ids)) != len(ids):
+        ids = np.concatenate([bots["id"], towers["id"]])
+        if len(np.unique(ids)) != len(ids):
             raise fail("bots", "two units (bots or towers) have the same id")
-        if ids and next_id <= max(ids):
+        if len(ids) and next_id <= ids.max():
             raise fail("next_id", f"{next_id} is not above every unit's id (the highest is "
-                                  f"{max(ids)})")
+                                  f"{ids.max()})")
         rng = snapshot_rng(snapshot)
 
         s, e = state, 0
@@ -221,26 +250,28 @@ class TowersGame(BatchedGame):
         s.count[e] = 0
         s.hp_sum[e] = 0
         for a in range(NUM_PLAYERS):
-            own = [b for b in bots if b["owner"] == a]
-            s.num_bots[e, a] = len(own)
-            for i, b in enumerate(own):
-                s.bot_x[e, a, i], s.bot_y[e, a, i] = b["x"], b["y"]
-                s.bot_hp[e, a, i], s.bot_id[e, a, i] = b["hp"], b["id"]
-                s.bot_cmd[e, a, i] = b["command"]
-                s.bot_tx[e, a, i], s.bot_ty[e, a, i] = b["target_x"], b["target_y"]
-                s.bot_dead[e, a, i] = b["dead"]
-                s.bot_damage[e, a, i] = 0
-            own = [t for t in towers if t["owner"] == a]
-            s.num_towers[e, a] = len(own)
-            for i, t in enumerate(own):
-                s.tower_x[e, a, i], s.tower_y[e, a, i] = t["x"], t["y"]
-                s.tower_hp[e, a, i], s.tower_id[e, a, i] = t["hp"], t["id"]
-                s.tower_born[e, a, i] = turn - t["age"]
-                s.tower_dead[e, a, i] = t["dead"]
-                s.tower_blast[e, a, i] = False
-                s.tower_damage[e, a, i] = 0
-                if not t["dead"]:
-                    s.tower_at[e, t["x"] * N + t["y"]] = a * T + i
+            own = bots["owner"] == a
+            n = int(own.sum())
+            s.num_bots[e, a] = n
+            s.bot_x[e, a, :n], s.bot_y[e, a, :n] = bots["x"][own], bots["y"][own]
+            s.bot_hp[e, a, :n], s.bot_id[e, a, :n] = bots["hp"][own], bots["id"][own]
+            s.bot_cmd[e, a, :n] = bots["command"][own]
+            s.bot_tx[e, a, :n] = bots["target_x"][own]
+            s.bot_ty[e, a, :n] = bots["target_y"][own]
+            s.bot_dead[e, a, :n] = bots["dead"][own]
+            s.bot_damage[e, a, :n] = 0
+            own = towers["owner"] == a
+            n = int(own.sum())
+            s.num_towers[e, a] = n
+            s.tower_x[e, a, :n], s.tower_y[e, a, :n] = towers["x"][own], towers["y"][own]
+            s.tower_hp[e, a, :n], s.tower_id[e, a, :n] = towers["hp"][own], towers["id"][own]
+            s.tower_born[e, a, :n] = turn - towers["age"][own]
+            s.tower_dead[e, a, :n] = towers["dead"][own]
+            s.tower_blast[e, a, :n] = False
+            s.tower_damage[e, a, :n] = 0
+            standing = np.flatnonzero(~towers["dead"][own])
+            s.tower_at[e, towers["x"][own][standing] * N + towers["y"][own][standing]] = \
+                a * T + standing
         forget_fields(s, e)
         s.field_next[e] = 0
         s.scores[e], s.prev_scores[e], s.turn_scores[e] = scores, scores, turn_scores
@@ -251,84 +282,106 @@ class TowersGame(BatchedGame):
             s.rng[e] = rng
         update_rank_keys(s, e)
 
-    def _entries(self, snapshot, key, names):
+    def _table(self, snapshot, key, columns):
+        """``snapshot[key]``, a list of dicts, as a float64[N, len(columns)] array, each
+        column checked at once: ``columns`` holds ``(name, types, low, high)``; a value must
+        be of ``types`` (a bool only where ``types`` names bool) and in ``[low, high]``
+        (``low`` may be an array, one bound per entry; ``high = OPEN_BELOW(n)`` means below
+        ``n``).  The error names the first bad entry."""
         value = snapshot[key]
         if not isinstance(value, Sequence) or isinstance(value, str):
             raise fail(key, f"want a list, got {type(value).__name__}")
+        names = [column[0] for column in columns]
         for i, entry in enumerate(value):
-            if not isinstance(entry, Mapping) or any(k not in entry for k in names):
+            if not isinstance(entry, Mapping) or not entry.keys() >= set(names):
                 raise fail(key, f"entry {i} ({entry!r}): want a dict with keys "
                                 f"{', '.join(names)}")
-        return value
+        table = np.zeros((len(value), len(columns)))
+        for j, (name, types, low, high) in enumerate(columns):
+            values = [entry[name] for entry in value]
+            bounds = np.broadcast_to(np.asarray(low), len(values))
+            typed = {kind: _is(kind, types) for kind in set(map(type, values))}
+            good = np.array([typed[type(v)] for v in values], dtype=bool)
+            if good.all():                   # Python's comparisons: no overflow, NaN fails
+                numbers = np.array(values, dtype=object)
+                with np.errstate(invalid="ignore"):
+                    good = (numbers >= bounds) & (numbers < high.limit
+                                                  if isinstance(high, OPEN_BELOW)
+                                                  else numbers <= high)
+            if not good.all():
+                i = int(np.argmin(good))
+                want = "a number" if float in types else "an int"
+                top = f"{high.limit})" if isinstance(high, OPEN_BELOW) else f"{high}]"
+                raise fail(key, f"entry {i}: {name} = {values[i]!r}, want {want} in "
+                                f"[{bounds[i]}, {top}")
+            table[:, j] = values
+        return table
 
     @staticmethod
-    def _int(key, i, entry, name, low, high):
-        value = entry[name]
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
-                or not low <= value <= high:
-            raise fail(key, f"entry {i}: {name} = {value!r}, want an int in [{low}, {high}]")
-        return int(value)
+    def _tiles_checked(key, xs, ys, terrain, living, taken, what, where):
+        """Raise unless no tile ``(xs, ys)`` is water and no living one (``living``) is in
+        ``taken`` (bool[N, N]), which ``where`` names."""
+        for i in np.flatnonzero(terrain[xs, ys] == WATER)[:1]:
+            raise fail(key, f"entry {i}: a {what} in water at (x, y) = "
+                            f"{(int(xs[i]), int(ys[i]))}")
+        for i in np.flatnonzero(living & taken[xs, ys])[:1]:
+            raise fail(key, f"entry {i}: a {what} {where} (x, y) = {(int(xs[i]), int(ys[i]))}")
 
-    def _pos(self, key, i, entry, name):
-        value = entry[name]
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) \
-                or not 0 <= value < self.size:
-            raise fail(key, f"entry {i}: {name} = {value!r}, want a number in "
-                            f"[0, {self.size})")
-        return float(np.float32(value))
+    def _owners_checked(self, key, owners, most, what):
+        for a in range(NUM_PLAYERS):
+            if (owners == a).sum() > most:
+                raise fail(key, f"player {a} has more than {what} = {most}")
 
     def _read_towers(self, snapshot, terrain, turn):
+        """The towers' columns (owner, id, x, y, hp, age, dead), checked."""
         c, N = self.config, self.size
-        rows, taken = [], set()
-        for i, t in enumerate(self._entries(snapshot, "towers", TOWER_KEYS)):
-            owner = self._int("towers", i, t, "owner", 0, NUM_PLAYERS - 1)
-            x = self._int("towers", i, t, "x", 0, N - 1)
-            y = self._int("towers", i, t, "y", 0, N - 1)
-            dead = flag(t, "dead")
-            hp = self._int("towers", i, t, "hp", -INT32_MAX if dead else 1, c.max_tower_hp)
-            age = self._int("towers", i, t, "age", 0, turn)
-            if terrain[x, y] == WATER:
-                raise fail("towers", f"entry {i}: a tower in water at (x, y) = {(x, y)}")
-            if (x, y) in ((0, 0), (N - 1, N - 1)):
-                raise fail("towers", f"entry {i}: a tower on a base tile (x, y) = {(x, y)}")
-            if not dead and (x, y) in taken:
-                raise fail("towers", f"entry {i}: two living towers at (x, y) = {(x, y)}")
-            if not dead:
-                taken.add((x, y))
-            rows.append({"owner": owner, "id": self._int("towers", i, t, "id", 0, INT32_MAX),
-                         "x": x, "y": y, "hp": hp, "age": age, "dead": dead})
-        for a in range(NUM_PLAYERS):
-            if sum(r["owner"] == a for r in rows) > c.max_num_towers:
-                raise fail("towers", f"player {a} has more than max_num_towers = "
-                                     f"{c.max_num_towers}")
-        return rows
+        dead = self._table(snapshot, "towers", [("dead", FLAG_TYPES, 0, 1)])[:, 0] > 0
+        t = self._table(snapshot, "towers", [
+            ("owner", INT_TYPES, 0, NUM_PLAYERS - 1), ("id", INT_TYPES, 0, INT32_MAX),
+            ("x", INT_TYPES, 0, N - 1), ("y", INT_TYPES, 0, N - 1),
+            ("hp", INT_TYPES, np.where(dead, -INT32_MAX, 1), c.max_tower_hp),
+            ("age", INT_TYPES, 0, turn)]).astype(np.int64)
+        owner, x, y = t[:, 0], t[:, 2], t[:, 3]
+        bases = np.zeros((N, N), dtype=bool)
+        bases[0, 0] = bases[N - 1, N - 1] = True
+        self._tiles_checked("towers", x, y, terrain, np.ones(len(t), dtype=bool), bases,
+                            "tower", "on a base tile")
+        tile = x * N + y
+        living = tile[~dead]
+        if len(np.unique(living)) != len(living):
+            two = next(u for u in living.tolist() if (living == u).sum() > 1)
+            raise fail("towers", f"two living towers at (x, y) = {divmod(two, N)}")
+        self._owners_checked("towers", owner, c.max_num_towers, "max_num_towers")
+        return {"owner": owner, "id": t[:, 1], "x": x, "y": y, "hp": t[:, 4],
+                "age": t[:, 5], "dead": dead}
 
     def _read_bots(self, snapshot, terrain, towers):
-        c = self.config
-        living_towers = {(t["x"], t["y"]) for t in towers if not t["dead"]}
-        rows = []
-        for i, b in enumerate(self._entries(snapshot, "bots", BOT_KEYS)):
-            owner = self._int("bots", i, b, "owner", 0, NUM_PLAYERS - 1)
-            x, y = self._pos("bots", i, b, "x"), self._pos("bots", i, b, "y")
-            tx, ty = self._pos("bots", i, b, "target_x"), self._pos("bots", i, b, "target_y")
-            dead = flag(b, "dead")
-            hp = self._int("bots", i, b, "hp", -INT32_MAX if dead else 1, c.max_bot_hp)
-            if b["command"] not in BOT_COMMAND_NAMES:
-                raise fail("bots", f"entry {i}: command {b['command']!r}, want one of "
+        """The bots' columns (owner, id, x, y, hp, command, target_x, target_y, dead),
+        checked; positions as float32."""
+        c, N = self.config, self.size
+        dead = self._table(snapshot, "bots", [("dead", FLAG_TYPES, 0, 1)])[:, 0] > 0
+        inside = OPEN_BELOW(N)
+        b = self._table(snapshot, "bots", [
+            ("owner", INT_TYPES, 0, NUM_PLAYERS - 1), ("id", INT_TYPES, 0, INT32_MAX),
+            ("hp", INT_TYPES, np.where(dead, -INT32_MAX, 1), c.max_bot_hp),
+            ("x", NUMBER_TYPES, 0, inside), ("y", NUMBER_TYPES, 0, inside),
+            ("target_x", NUMBER_TYPES, 0, inside), ("target_y", NUMBER_TYPES, 0, inside)])
+        commands = []
+        for i, entry in enumerate(snapshot["bots"]):
+            if entry["command"] not in BOT_COMMAND_NAMES:
+                raise fail("bots", f"entry {i}: command {entry['command']!r}, want one of "
                                    f"{', '.join(BOT_COMMAND_NAMES)}")
-            tile = (math.floor(x), math.floor(y))
-            if terrain[tile] == WATER:
-                raise fail("bots", f"entry {i}: a bot in water at (x, y) = {(x, y)}")
-            if not dead and tile in living_towers:
-                raise fail("bots", f"entry {i}: a bot inside a tower's tile {tile}")
-            rows.append({"owner": owner, "id": self._int("bots", i, b, "id", 0, INT32_MAX),
-                         "x": x, "y": y, "hp": hp,
-                         "command": BOT_COMMAND_NAMES.index(b["command"]),
-                         "target_x": tx, "target_y": ty, "dead": dead})
-        for a in range(NUM_PLAYERS):
-            if sum(r["owner"] == a for r in rows) > c.max_num_bots:
-                raise fail("bots", f"player {a} has more than max_num_bots = {c.max_num_bots}")
-        return rows
+            commands.append(BOT_COMMAND_NAMES.index(entry["command"]))
+        x, y, tx, ty = (b[:, k].astype(np.float32) for k in range(3, 7))
+        towered = np.zeros((N, N), dtype=bool)
+        towered[towers["x"][~towers["dead"]], towers["y"][~towers["dead"]]] = True
+        self._tiles_checked("bots", np.floor(x).astype(np.int64), np.floor(y).astype(np.int64),
+                            terrain, ~dead, towered, "bot", "inside a tower's tile")
+        owner = b[:, 0].astype(np.int64)
+        self._owners_checked("bots", owner, c.max_num_bots, "max_num_bots")
+        return {"owner": owner, "id": b[:, 1].astype(np.int64), "hp": b[:, 2].astype(np.int64),
+                "x": x, "y": y, "target_x": tx, "target_y": ty,
+                "command": np.array(commands, dtype=np.int64), "dead": dead}
 
     def observe_env(self, e):
         kernel.observe_env(self.state, self.params, e, self.obs[e], self.masks[e])
