@@ -19,14 +19,21 @@ after it.  ``play`` replays the actions and recomputes the chain, so a changed a
 seed, config or snapshot hash is found at the first line that differs.
 
 ``Recorder`` writes a replay line by line; ``RecordingEnv(env, path)`` records every game
-played through a ParallelEnv.  ``python -m botarena.replay FILE [--gif OUT.gif]`` verifies a
-replay and renders it (GIF frames from the game's ``rgb_array``; needs Pillow, in the
-``render`` extra).
+played through a ParallelEnv.
+
+``render(path, writers)`` verifies a replay while writers make files of it, in one pass:
+``GifWriter`` (an animated GIF; Pillow) and ``Mp4Writer`` (an H.264 video; imageio and
+imageio-ffmpeg), both of the game's ``render_rgb`` pictures (the ``render`` extra), and
+``botarena.viewer.HtmlWriter`` (the web viewer).  ``botarena replay FILE [--gif OUT.gif]
+[--mp4 OUT.mp4] [--html OUT.html]`` (also ``python -m botarena.replay``) runs it: exit
+status 1, naming the line, for a replay that does not verify.
 """
 import argparse
+import contextlib
 import dataclasses
 import hashlib
 import json
+import os
 import sys
 
 import numpy as np
@@ -38,8 +45,9 @@ from .registry import env_module
 FORMAT = "botarena-replay"
 VERSION = 1
 DEFAULT_EVERY = 50
-GIF_SCALE = 8          # pixels per board cell in a GIF
 GIF_FPS = 10
+VIDEO_FPS = 10
+VIDEO_BLOCK = 2        # H.264 in yuv420p takes even sides only
 
 
 class ReplayError(Exception):
@@ -155,12 +163,18 @@ def game_of(header):
 
 
 def play(path, verify=True, on_turn=None):
-    """Replay a file; returns ``(game, header, recorded result)``.
-
-    ``on_turn(game)`` is called after the reset and after every line.  With ``verify``
-    every hash of the chain is recomputed; a mismatch raises ``ReplayError`` naming the
-    line and the turn."""
+    """Replay a file; returns ``(game, header, recorded result)`` (see ``run``)."""
     header, lines = load(path)
+    return run(header, lines, verify, on_turn)
+
+
+def run(header, lines, verify=True, on_turn=None):
+    """Replay a loaded file (``load``); returns ``(game, header, recorded result)``.
+
+    ``on_turn(game)`` is called after the reset and after every line but the ``end``;
+    after a turn, ``game.actions[0]`` holds the turn's actions.  With ``verify`` every
+    hash of the chain is recomputed; a mismatch raises ``ReplayError`` naming the line
+    and the turn."""
     game = game_of(header)
     try:
         game.reset(seed=int(header["seed"]))
@@ -172,15 +186,14 @@ def play(path, verify=True, on_turn=None):
     if on_turn is not None:
         on_turn(game)
     result = None
-    actions = np.zeros_like(game.actions)
     for number, line in enumerate(lines, start=2):
         kind = line.get("type") if isinstance(line, dict) else None
         if kind == "turn":
             if game.over[0]:
                 raise ReplayError(f"line {number}: a turn after the game's end")
             try:
-                actions[0] = np.asarray(line["actions"], dtype=np.int64)
-                game.step(actions)
+                game.actions[0] = np.asarray(line["actions"], dtype=np.int64)
+                game.step()
             except (KeyError, TypeError, ValueError) as err:
                 raise ReplayError(f"line {number}: bad actions: {err}") from None
             if int(game.state.steps[0]) != line.get("turn"):
@@ -240,42 +253,168 @@ class RecordingEnv:
         self.env.close()
 
 
-def write_gif(path, out, scale=GIF_SCALE, fps=GIF_FPS):
-    """Verify the replay ``path`` and write its frames (``render_rgb`` after every line) as
-    an animated GIF ``out``."""
+class Writer:
+    """A file made from a replay while ``render`` verifies it: ``start(header)``, then
+    ``add(game)`` for every position (after the reset and every line), ``finish(result)``
+    (writes the file; returns a line to print); ``discard()`` when the replay fails, so
+    that no file is left of a replay that does not verify."""
+
+    def __init__(self, out):
+        self.out = str(out)
+        self.count = 0          # positions added
+
+    def start(self, header):
+        self.header = header
+
+    def add(self, game):
+        self.count += 1
+
+    def finish(self, result):
+        return f"wrote {self.out} ({self.count} frames)"
+
+    def discard(self):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(self.out)
+
+
+class GifWriter(Writer):
+    """An animated GIF of the game's ``render_rgb`` pictures, ``fps`` a second (Pillow, in
+    the ``render`` extra).  Frames are kept with a palette of their own colours, a quarter
+    of their RGB size, until the end."""
+
+    def __init__(self, out, fps=GIF_FPS):
+        try:
+            from PIL import Image
+        except ImportError:
+            raise ImportError("GIFs need Pillow: pip install 'botarena[render]'") from None
+        super().__init__(out)
+        self.image, self.fps, self.frames = Image, fps, []
+
+    def add(self, game):
+        super().add(game)
+        picture = self.image.fromarray(np.asarray(game.render_rgb(0)))
+        self.frames.append(picture.convert("P", palette=self.image.Palette.ADAPTIVE))
+
+    def finish(self, result):
+        self.frames[0].save(self.out, save_all=True, append_images=self.frames[1:],
+                            duration=int(1000 / self.fps), loop=0)
+        return super().finish(result)
+
+
+class Mp4Writer(Writer):
+    """An H.264 MP4 video of the game's ``render_rgb`` pictures, ``fps`` a second
+    (``imageio`` with ``imageio-ffmpeg``, whose wheels carry ffmpeg; in the ``render``
+    extra).  Frames go to ffmpeg as they come."""
+
+    def __init__(self, out, fps=VIDEO_FPS):
+        try:
+            import imageio.v2 as imageio
+            import imageio_ffmpeg  # noqa: F401 - imageio's ffmpeg plugin needs it
+        except ImportError:
+            raise ImportError("MP4 videos need imageio and imageio-ffmpeg: "
+                              "pip install 'botarena[render]'") from None
+        super().__init__(out)
+        self.imageio, self.fps, self.video = imageio, fps, None
+
+    def start(self, header):
+        super().start(header)
+        # sides are made even (add), so ffmpeg is not asked to rescale any frame
+        self.video = self.imageio.get_writer(self.out, format="FFMPEG", fps=self.fps,
+                                             codec="libx264", macro_block_size=1)
+
+    def add(self, game):
+        super().add(game)
+        frame = np.asarray(game.render_rgb(0))
+        odd = [(0, side % VIDEO_BLOCK) for side in frame.shape[:2]]
+        self.video.append_data(np.pad(frame, odd + [(0, 0)], mode="edge"))
+
+    def finish(self, result):
+        self.video.close()
+        return super().finish(result)
+
+    def discard(self):
+        if self.video is not None:
+            self.video.close()
+        super().discard()
+
+
+def render(path, writers):
+    """Verify the replay ``path`` while every writer makes its file of it (``Writer``);
+    returns ``(game, header, the writers' lines)``.  Raises ``ReplayError`` (and leaves
+    none of the files) where the replay does not verify."""
+    header, lines = load(path)
+
+    def add(game):
+        for writer in writers:
+            writer.add(game)
+
     try:
-        from PIL import Image
-    except ImportError:
-        raise ImportError("GIFs need Pillow: pip install 'botarena[render]'") from None
-    frames = []
+        for writer in writers:
+            writer.start(header)
+        game, header, result = run(header, lines, verify=True, on_turn=add)
+        notes = [writer.finish(result) for writer in writers]
+    except BaseException:
+        for writer in writers:
+            writer.discard()
+        raise
+    return game, header, notes
 
-    def grab(game):
-        frame = np.asarray(game.render_rgb(0)).repeat(scale, 0).repeat(scale, 1)
-        frames.append(Image.fromarray(frame))
 
-    play(path, verify=True, on_turn=grab)
-    frames[0].save(out, save_all=True, append_images=frames[1:], duration=int(1000 / fps),
-                   loop=0)
-    return len(frames)
+def write_gif(path, out, fps=GIF_FPS):
+    """Verify the replay ``path`` and write its pictures as an animated GIF ``out``; the
+    number of frames."""
+    writer = GifWriter(out, fps)
+    render(path, [writer])
+    return writer.count
+
+
+def write_mp4(path, out, fps=VIDEO_FPS):
+    """Verify the replay ``path`` and write its pictures as an MP4 video ``out``; the
+    number of frames."""
+    writer = Mp4Writer(out, fps)
+    render(path, [writer])
+    return writer.count
+
+
+def add_arguments(parser):
+    """The replay command's arguments (``python -m botarena.replay``, ``botarena replay``)."""
+    parser.add_argument("replay", help="a replay file (JSON lines)")
+    parser.add_argument("--gif", metavar="OUT.gif", help="also write an animated GIF")
+    parser.add_argument("--mp4", metavar="OUT.mp4", help="also write an MP4 video")
+    parser.add_argument("--html", metavar="OUT.html",
+                        help="also write the web viewer: one HTML file, no network needed")
+
+
+def command(args):
+    """Verify ``args.replay`` and write the files asked for; the exit status: 0, or 1
+    (with the reason on stderr) for a replay that does not verify or a missing package."""
+    try:
+        writers = [GifWriter(args.gif)] if args.gif else []
+        if args.mp4:
+            writers.append(Mp4Writer(args.mp4))
+        if args.html:
+            from .viewer import HtmlWriter
+            writers.append(HtmlWriter(args.html))
+    except ImportError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    try:
+        game, header, notes = render(args.replay, writers)
+    except ReplayError as err:
+        print(f"replay does not verify: {err}", file=sys.stderr)
+        return 1
+    for note in notes:
+        print(note)
+    print(f"{header['env']}: {int(game.state.steps[0])} turns, scores "
+          f"{game.scores[0].tolist()}; replay verified")
+    return 0
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m botarena.replay",
                                      description="Verify a botarena replay (and render it).")
-    parser.add_argument("replay", help="a replay file (JSON lines)")
-    parser.add_argument("--gif", metavar="OUT", help="also write an animated GIF")
-    args = parser.parse_args(argv)
-    try:
-        if args.gif:
-            count = write_gif(args.replay, args.gif)
-            print(f"wrote {args.gif} ({count} frames)")
-        game, header, result = play(args.replay)
-    except ReplayError as err:
-        print(f"replay does not verify: {err}", file=sys.stderr)
-        return 1
-    print(f"{header['env']}: {int(game.state.steps[0])} turns, scores "
-          f"{game.scores[0].tolist()}; replay verified")
-    return 0
+    add_arguments(parser)
+    return command(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -8,16 +8,20 @@
     botarena tournament ENV_ID PLAYER... --games N [--jobs J] [--out DIR] [--seed S]
     botarena export-bot MODEL --env ENV_ID --out DIR [--config K=V ...]
     botarena check-bot DIR --env ENV_ID [--opponent PLAYER] [--games N] [--config K=V ...]
+    botarena replay FILE [--gif OUT.gif] [--mp4 OUT.mp4] [--html OUT.html]
 
 PLAYER is a spec (``bot:NAME``, ``policy:PATH``, ``python:FILE[:CLASS]``,
 ``cmd:"PROGRAM ARGS"``; see ``spec``).  ``--config`` values are JSON where they parse as
-JSON (``max_turns=50``, ``board='"5x11"'``), else strings.  Exit status 0, 1 for a bad
-player, path or config, 2 for bad arguments.
+JSON (``max_turns=50``, ``board='"5x11"'``), else strings.  ``replay`` verifies a replay
+and writes it as a GIF, an MP4 video or the web viewer (``botarena.replay.command``, which
+``python -m botarena.replay`` runs too).  Exit status 0, 1 for a bad player, path or
+config or a replay that does not verify, 2 for bad arguments.
 """
 import argparse
 import json
 import sys
 
+from .. import replay
 from ..training.evaluate import parse_config
 from .spec import SpecError
 
@@ -120,6 +124,9 @@ def build_parser():
     p.add_argument("--config", nargs="*", default=[], metavar="K=V",
                    help="the games' config (default: the contest's)")
     p.set_defaults(run=cmd_check)
+    p = sub.add_parser("replay", help="verify a replay; write it as a GIF, MP4 or web page")
+    replay.add_arguments(p)
+    p.set_defaults(run=replay.command)
     return parser
 
 
