@@ -34,11 +34,30 @@ def test_bots_write_legal_commands_on_own_tiles_only(name):
         assert game.masks[a, a, out[a, 0]] == 1     # env a, player a, tile 0
 
 
-def test_greedy_beats_random_and_defensive():
+def test_greedy_beats_random():
     scores = play(("greedy", "random"))
     assert (scores[:, 0] > scores[:, 1]).all()
-    scores = play(("defensive", "greedy"))
+
+
+def test_defensive_guard_towers_beat_greedy_on_the_default_map():
+    scores = play(("greedy", "defensive"), board="default")
     assert (scores[:, 1] > scores[:, 0]).all()
+    game = TowersGame(Config(max_turns=250), 1)
+    game.reset(11)
+    out = np.zeros((1, 900), dtype=np.int64)
+    while not game.over.all():
+        for a, name in enumerate(("greedy", "defensive")):
+            game.bots[name](game.state, game.params, np.arange(1), np.full(1, a), out)
+            game.actions[:, a] = out
+        game.step()
+    snap = game.snapshot()
+    flags = {(x, y) for x, row in enumerate(snap["map"]) for y, letter in
+             enumerate(row.split()) if letter == "F"}
+    guards = [(t["x"], t["y"]) for t in snap["towers"]
+              if t["owner"] == 1 and (t["x"], t["y"]) not in flags]
+    assert guards                           # towers off the flags, on player 1's half
+    assert all(x + y > 29 for x, y in guards)
+    assert all(min(max(abs(x - fx), abs(y - fy)) for fx, fy in flags) == 2 for x, y in guards)
 
 
 def test_greedy_against_itself_plays_mirror_images_to_a_draw():

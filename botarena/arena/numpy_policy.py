@@ -26,6 +26,8 @@ convolutions rounded as torch's autocast rounds them; the logits agree to roundi
 """
 import numpy as np
 
+from ..core.grid import coordinate_planes
+
 MASKED_LOGIT = -1e8          # sb3-contrib's logit of a masked action
 ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu"}
 EXTRACTORS = {"FlattenExtractor": "mlp", "PlanesCNN": "cnn", "EgoPlanes": "ego",
@@ -88,7 +90,7 @@ def extract(model):
         meta.update(own=extractor.own, moves=[list(m) for m in extractor.moves],
                     steps=extractor.steps)
     elif arch == "cells":
-        meta.update(bf16=extractor.bf16, units_plane=policy.units_plane,
+        meta.update(bf16=extractor.bf16, coords=extractor.coords, units_plane=policy.units_plane,
                     unit_moves=None if policy.unit_moves is None
                     else [list(m) for m in policy.unit_moves])
     arrays = {key.replace(EXTRACTOR, "extractor.", 1): value.detach().cpu().numpy()
@@ -231,6 +233,9 @@ class NumpyPolicy:
                               axis=1)
 
     def _cells(self, x):
+        if self.meta.get("coords"):
+            grid = coordinate_planes(*x.shape[2:])[None].repeat(len(x), 0)
+            x = np.concatenate([x, grid], axis=1)
         features = conv_stack(x, self.arrays, "extractor.convs", self.meta["bf16"])
         board = linear(features.mean((2, 3)), self.arrays, "global_net")
         per_cell = features[0].reshape(features.shape[1], -1).T     # [cells, C]

@@ -89,3 +89,10 @@ def parse_ascii(text, allowed, what="board"):
                     f"allowed: {''.join(sorted(set(allowed)))}"
                 )
     return rows
+
+
+def coordinate_planes(height, width):
+    """float32[2, H, W]: each cell's row / (H - 1) and column / (W - 1) (0 to 1)."""
+    rows = np.linspace(0.0, 1.0, height, dtype=np.float32)
+    cols = np.linspace(0.0, 1.0, width, dtype=np.float32)
+    return np.stack(np.meshgrid(rows, cols, indexing="ij"))

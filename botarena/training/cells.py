@@ -56,6 +56,8 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import VecEnvWrapper
 from torch import nn
 
+from ..core.grid import coordinate_planes
+
 # The logit of a masked command (sb3-contrib's MaskableCategorical uses the same value):
 # exp(MASKED_LOGIT - any real logit) is exactly 0 in float32.
 MASKED_LOGIT = -1e8
@@ -225,23 +227,34 @@ class OwnCollisionFree(VecEnvWrapper):
 class CellsTrunk(BaseFeaturesExtractor):
     """3x3 convolutions (padding 1, ReLU) over the ``(C, H, W)`` planes: ``[B, channels[-1],
     H, W]`` float32 features (``features_dim`` is the channel count).  ``bf16``: the
-    convolutions run under bfloat16 autocast (2-3x faster on CPUs with AMX / AVX512-BF16)."""
+    convolutions run under bfloat16 autocast (2-3x faster on CPUs with AMX / AVX512-BF16).
+    ``coords``: two more input planes, each cell's row and column (``coordinate_planes``),
+    so a cell knows where it is on the board (in towers_v0 the way to the flags lies
+    beyond the convolutions' reach; both seats see the board from their own corner)."""
 
-    def __init__(self, observation_space, channels=DEFAULT_CHANNELS, bf16=False):
+    def __init__(self, observation_space, channels=DEFAULT_CHANNELS, bf16=False,
+                 coords=False):
         channels = tuple(int(c) for c in channels)
         if not channels:
             raise ValueError("CellsTrunk needs at least one conv layer")
         super().__init__(observation_space, channels[-1])
         self.bf16 = bool(bf16)
-        layers, last = [], observation_space.shape[0]
+        self.coords = bool(coords)
+        planes, height, width = observation_space.shape
+        grid = th.as_tensor(coordinate_planes(height, width))[None]
+        self.register_buffer("grid", grid, persistent=False)   # not a weight: not saved
+        layers, last = [], planes + (grid.shape[1] if self.coords else 0)
         for ch in channels:
             layers += [nn.Conv2d(last, ch, 3, padding=1), nn.ReLU()]
             last = ch
         self.convs = nn.Sequential(*layers)
 
     def forward(self, observations):
+        x = observations.float()
+        if self.coords:
+            x = th.cat([x, self.grid.expand(len(x), -1, -1, -1)], dim=1)
         # channels-last: mkldnn's 3x3 convolutions ran ~1.5x faster on CPU
-        x = observations.float().contiguous(memory_format=th.channels_last)
+        x = x.contiguous(memory_format=th.channels_last)
         with th.autocast(x.device.type, dtype=th.bfloat16, enabled=self.bf16):
             return self.convs(x).float()
 
@@ -251,14 +264,15 @@ class CellsPolicy(MaskableActorCriticPolicy):
 
     Keyword arguments besides MaskableActorCriticPolicy's optimizer ones: ``channels`` (the
     trunk's 3x3 conv layers), ``value_hidden`` (the value head's hidden units), ``bf16``
-    (the trunk under bfloat16 autocast; the heads and the distribution stay float32), and
+    (the trunk under bfloat16 autocast; the heads and the distribution stay float32),
+    ``coords`` (the trunk also reads each cell's row and column, ``CellsTrunk``), and
     ``unit_moves`` (``(dy, dx)`` per command, command 0 staying) with ``units_plane`` (the
     observation plane of the own units, nonzero where one stands): the joint action is made
     free of own collisions (module docstring; None: independent cells)."""
 
     def __init__(self, observation_space, action_space, lr_schedule, channels=DEFAULT_CHANNELS,
                  value_hidden=DEFAULT_VALUE_HIDDEN, bf16=False, unit_moves=None,
-                 units_plane=None, ortho_init=True, **kwargs):
+                 units_plane=None, coords=False, ortho_init=True, **kwargs):
         if not (isinstance(action_space, spaces.MultiDiscrete) and action_space.nvec.ndim == 1
                 and len(set(action_space.nvec.tolist())) == 1):
             raise ValueError(f"CellsPolicy needs MultiDiscrete([n] * cells), got {action_space}")
@@ -270,6 +284,7 @@ class CellsPolicy(MaskableActorCriticPolicy):
         self.channels = tuple(int(c) for c in channels)
         self.value_hidden = int(value_hidden)
         self.bf16 = bool(bf16)
+        self.coords = bool(coords)
         commands = int(action_space.nvec[0])
         if (unit_moves is None) != (units_plane is None):
             raise ValueError("unit_moves and units_plane go together")
@@ -289,7 +304,7 @@ class CellsPolicy(MaskableActorCriticPolicy):
         super().__init__(observation_space, action_space, lr_schedule, net_arch=[],
                          ortho_init=ortho_init, features_extractor_class=CellsTrunk,
                          features_extractor_kwargs={"channels": self.channels,
-                                                    "bf16": self.bf16},
+                                                    "bf16": self.bf16, "coords": self.coords},
                          share_features_extractor=True, **kwargs)
 
     def _build(self, lr_schedule):
@@ -318,7 +333,8 @@ class CellsPolicy(MaskableActorCriticPolicy):
                     "activation_fn"):
             data.pop(key, None)
         data.update(channels=self.channels, value_hidden=self.value_hidden, bf16=self.bf16,
-                    unit_moves=self.unit_moves, units_plane=self.units_plane)
+                    unit_moves=self.unit_moves, units_plane=self.units_plane,
+                    coords=self.coords)
         return data
 
     def _values(self, features):

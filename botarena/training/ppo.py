@@ -394,6 +394,8 @@ def parse_args(argv=None):
     p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=False,
                    help="cells: the convolutions under bfloat16 autocast (2-3x faster on "
                         "CPUs with AMX / AVX512-BF16)")
+    p.add_argument("--coords", action=argparse.BooleanOptionalAction, default=False,
+                   help="cells: the trunk also reads each cell's row and column")
     p.add_argument("--unit-moves", action=argparse.BooleanOptionalAction, default=False,
                    help="cells: order the units so that no two own units end in one cell "
                         "(the env's UNIT_MOVES and UNITS_PLANE; training.cells)")
@@ -494,7 +496,7 @@ def train(args):
         from .cells import CellsPolicy, OwnCollisionFree
         policy = CellsPolicy
         policy_kwargs = {"channels": channels, "value_hidden": args.features_dim,
-                         "bf16": args.bf16}
+                         "bf16": args.bf16, "coords": args.coords}
         if args.unit_moves:
             module = botarena.env_module(args.env)
             if not hasattr(module, "UNIT_MOVES"):
@@ -638,7 +640,8 @@ def main(argv=None):
         "policy": {"arch": args.arch, "channels": args.channels, "ego_scalars": args.ego_scalars,
                    "ego_drop": args.ego_drop, "ego_radius": args.ego_radius,
                    "features_dim": args.features_dim, "path_values": args.path_values,
-                   "net_arch": args.net_arch, "bf16": args.bf16, "unit_moves": args.unit_moves},
+                   "net_arch": args.net_arch, "bf16": args.bf16, "unit_moves": args.unit_moves,
+                   "coords": args.coords},
         "pretrain": cb.pretrain, "seconds_total": round(cb.seconds_total, 1),
         "num_envs": args.num_envs, "seed": args.seed, "minutes": args.minutes,
         "timesteps": int(model.num_timesteps), "seconds": round(seconds, 1),

@@ -17,9 +17,11 @@ nearest flag tile without a tower (among equally near neighbours, the choice rot
 with the turn, so stacks fan out).  A tower blasts when at least ``TOWER_BLAST_GROUP``
 enemy bots stand within half its radius.
 
-``defensive`` plays as ``greedy`` with more targets: besides the free flag tiles, the
-free land tiles next to a flag tile on its own half of the map (nearer its base), so its
-towers ring the flag on its side; they blast from ``DEFENSIVE_TOWER_GROUP`` enemy bots.
+``defensive`` plays as ``greedy`` with more targets: besides the free flag tiles, guard
+posts on its own half of the map (nearer its base): free land tiles two tiles (Chebyshev)
+from the nearest flag tile, one tile in three, so its towers ring the flag on its side
+and leave gaps for its bots.  A guard tower blasts from ``GUARD_TOWER_GROUP`` enemy bots
+near; its towers on flags as greedy's.
 """
 import math
 
@@ -34,7 +36,9 @@ from .rules import tile_of, tower_age, view_direction, view_tile
 
 BLAST_GROUP = 3
 TOWER_BLAST_GROUP = 6
-DEFENSIVE_TOWER_GROUP = 4
+GUARD_TOWER_GROUP = 4        # a defensive guard tower (off the flags) blasts from this many
+GUARD_DISTANCE = 2           # guard posts: this far (Chebyshev) from the nearest flag tile
+GUARD_SPACING = 3            # a post on one tile in this many (by index in the own view)
 C_BLAST, C_TRANSFORM, C_NOOP = int(Command.BLAST), int(Command.TRANSFORM), int(Command.NOOP)
 
 
@@ -108,9 +112,11 @@ def enemies_near(s, e, b, bx, by, radius):
 
 
 @njit(cache=True)
-def play_targets(s, p, e, a, targets, tower_group, row, dist, queue, own):
+def play_targets(s, p, e, a, targets, tower_group, flag_tower_group, row, dist, queue, own):
     """The command grid ``row`` of player a (its view) that sends its bots to the
-    ``targets`` tiles to transform there, blasting enemy groups on the way."""
+    ``targets`` tiles to transform there, blasting enemy groups on the way; its towers
+    blast from ``tower_group`` enemy bots near, those on a flag tile from
+    ``flag_tower_group``."""
     size = s.terrain.shape[1]
     tiles = size * size
     terrain = s.terrain[e].reshape(tiles)
@@ -156,7 +162,8 @@ def play_targets(s, p, e, a, targets, tower_group, row, dist, queue, own):
         if s.tower_dead[e, a, i] or tower_age(s, e, a, i) < p.min_blast_age:
             continue
         tx, ty = s.tower_x[e, a, i], s.tower_y[e, a, i]
-        if enemies_near(s, e, b, tx + 0.5, ty + 0.5, p.tower_radius / 2) >= tower_group:
+        group = flag_tower_group if terrain[tx * size + ty] == FLAG else tower_group
+        if enemies_near(s, e, b, tx + 0.5, ty + 0.5, p.tower_radius / 2) >= group:
             row[view_tile(tx * size + ty, a, tiles)] = C_BLAST
 
 
@@ -183,37 +190,48 @@ def greedy(s, p, env_ids, agent_ids, out):
         e, a = env_ids[r], agent_ids[r]
         out[r][:] = C_NOOP
         free_flags(s, e, targets)
-        play_targets(s, p, e, a, targets, TOWER_BLAST_GROUP, out[r], dist, queue, own)
+        play_targets(s, p, e, a, targets, TOWER_BLAST_GROUP, TOWER_BLAST_GROUP, out[r], dist,
+                     queue, own)
+
+
+@njit(cache=True)
+def guard_posts(s, p, e, a, targets):
+    """Add to ``targets`` the free land tiles of player a's half at Chebyshev distance
+    ``GUARD_DISTANCE`` from the nearest flag tile whose index in the player's own view is
+    a multiple of ``GUARD_SPACING`` (both seats set mirror images; the gaps between the
+    posts leave the flag open to the player's own bots)."""
+    size = s.terrain.shape[1]
+    terrain = s.terrain[e].reshape(size * size)
+    base, other = p.base_tile[a], p.base_tile[1 - a]
+    bx, by, ox, oy = base // size, base % size, other // size, other % size
+    flags = np.flatnonzero(terrain == FLAG)
+    for t in range(size * size):
+        x, y = t // size, t % size
+        if terrain[t] == FLAG or not passable(terrain, s.tower_at[e], t) or t == base \
+                or t == other or view_tile(t, a, size * size) % GUARD_SPACING != 0 \
+                or abs(x - bx) + abs(y - by) >= abs(x - ox) + abs(y - oy):
+            continue
+        near = GUARD_DISTANCE + 1
+        for f in flags:
+            near = min(near, max(abs(f // size - x), abs(f % size - y)))
+        if near == GUARD_DISTANCE:
+            targets[t] = True
 
 
 @njit(cache=True)
 def defensive(s, p, env_ids, agent_ids, out):
-    """Greedy with towers around the flag on the own half too."""
-    size = s.terrain.shape[1]
-    tiles = size * size
+    """Greedy that also sets guard towers around the flags on its own half."""
+    tiles = s.terrain.shape[1] * s.terrain.shape[2]
     targets = np.zeros(tiles, dtype=np.bool_)
     dist, queue, own = (np.zeros(tiles, dtype=np.int64), np.zeros(tiles, dtype=np.int64),
                         np.zeros(tiles, dtype=np.int64))
     for r in range(env_ids.shape[0]):
         e, a = env_ids[r], agent_ids[r]
         out[r][:] = C_NOOP
-        terrain = s.terrain[e].reshape(tiles)
-        base = p.base_tile[a]
-        bx, by = base // size, base % size
-        other = p.base_tile[1 - a]
-        ox, oy = other // size, other % size
         free_flags(s, e, targets)
-        for t in range(tiles):
-            if terrain[t] != FLAG and passable(terrain, s.tower_at[e], t) \
-                    and t != base and t != other:
-                x, y = t // size, t % size
-                if abs(x - bx) + abs(y - by) < abs(x - ox) + abs(y - oy):
-                    for k in range(NUM_DIRECTIONS):
-                        n = p.nbr[t, k]
-                        if n >= 0 and terrain[n] == FLAG:
-                            targets[t] = True
-                            break
-        play_targets(s, p, e, a, targets, DEFENSIVE_TOWER_GROUP, out[r], dist, queue, own)
+        guard_posts(s, p, e, a, targets)
+        play_targets(s, p, e, a, targets, GUARD_TOWER_GROUP, TOWER_BLAST_GROUP, out[r], dist,
+                     queue, own)
 
 
 def command_per_cell(s):
