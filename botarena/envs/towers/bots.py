@@ -30,7 +30,7 @@ from numba import njit
 
 from ...core.jit import batch_typed
 from ...core.rng import AGENT, randint
-from .constants import FIRST_MOVE, FLAG, NUM_COMMANDS, NUM_PLAYERS, UNREACHED, WATER, Command
+from .constants import FIRST_MOVE, FLAG, NUM_COMMANDS, UNREACHED, Command
 from .paths import NUM_DIRECTIONS, passable, step_ok
 from .rules import tile_of, tower_age, view_direction, view_tile
 
