@@ -19,7 +19,7 @@ after it.  ``play`` replays the actions and recomputes the chain, so a changed a
 seed, config or snapshot hash is found at the first line that differs.
 
 ``Recorder`` writes a replay line by line; ``RecordingEnv(env, path)`` records every game
-played through a ParallelEnv.
+played through a ParallelEnv; ``BatchRecorder`` the first game of envs of a batch.
 
 ``render(path, writers)`` verifies a replay while writers make files of it, in one pass:
 ``GifWriter`` (an animated GIF; Pillow) and ``Mp4Writer`` (an H.264 video; imageio and
@@ -251,6 +251,35 @@ class RecordingEnv:
             game = self.env.game
             self.recorder.end({"scores": game.scores[0], "over": bool(game.over[0])})
         self.env.close()
+
+
+class BatchRecorder:
+    """Records the first game of chosen envs of a batch played elsewhere (an evaluation's
+    ``vector_env``, whose autoreset leaves no last position to hash): a batch of its own,
+    built and seeded alike (env ``e`` gets ``seed + e``), is stepped with the same actions
+    and without autoreset.  ``paths[e]`` is env ``e``'s replay (None: not recorded) and
+    ``agents[e]`` the names of its seats."""
+
+    def __init__(self, env_id, config, seed, paths, agents, every=DEFAULT_EVERY):
+        module = env_module(env_id)
+        self.game = module.Game(module.Config(**config), len(paths))
+        self.game.reset(seed=seed)
+        self.recorders = {e: Recorder(path, env_id, self.game.config, seed + e, agents[e],
+                                      self.game.snapshot(e), every)
+                          for e, path in enumerate(paths) if path is not None}
+
+    def step(self, actions, stopped=()):
+        """One turn of every env with ``actions`` (the batch's, laid out as
+        ``game.actions``); a recorded game ends at its game's end, or here when its env is
+        in ``stopped`` (the player moved on to a new game: its replay ends as it stands)."""
+        game = self.game
+        game.step(actions)
+        for e in list(self.recorders):
+            recorder = self.recorders[e]
+            recorder.turn(int(game.state.steps[e]), actions[e], game.snapshot(e))
+            if game.over[e] or e in stopped:
+                recorder.end({"scores": game.scores[e], "over": bool(game.over[e])})
+                del self.recorders[e]
 
 
 class Writer:

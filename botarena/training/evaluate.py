@@ -9,10 +9,16 @@ advance (not the first ``games`` to finish, which would favour short games).  Ou
 come from ``infos[i]["outcome"]`` of finished episodes (+1 win, 0 draw, -1 loss against
 the best opponent).
 
+``record=DIR`` (``--record DIR``) writes every game counted as a replay,
+``DIR/game-<env>.jsonl`` (``botarena.replay``; watch one with ``botarena replay FILE
+--html OUT.html``): each game is then played in an env of its own (``num_envs >= games``)
+and mirrored by a ``replay.BatchRecorder``, which costs a second simulation and a snapshot
+per game and turn.  The seats are named ``policy`` and the opponent's name.
+
 CLI::
 
     python -m botarena.training.evaluate --model runs/paint_v0/model.zip --env paint_v0 \
-        --opponent greedy --games 200
+        --opponent greedy --games 200 [--record DIR]
 """
 import argparse
 import inspect
@@ -23,9 +29,11 @@ import time
 import numpy as np
 
 import botarena
+from botarena import replay
 
 MAX_EVAL_ENVS = 256
 DEFAULT_ENV = "paint_v0"
+POLICY_NAME = "policy"      # the learner's seat in recorded games
 
 
 def as_act_fn(policy, deterministic=True):
@@ -48,18 +56,34 @@ def _obs_dtype_of(policy, default):
     return default
 
 
+def _recorder(record, env_id, opponent, seed, slots, quota, config):
+    """The ``BatchRecorder`` of the evaluation's games, one replay per env that plays one."""
+    os.makedirs(record, exist_ok=True)
+    name = opponent if isinstance(opponent, str) else repr(opponent)
+    num_agents = slots.game.num_agents
+    paths = [os.path.join(record, f"game-{e:04d}.jsonl") if quota[e] else None
+             for e in range(len(quota))]
+    agents = [[POLICY_NAME if a == seat else name for a in range(num_agents)]
+              for seat in slots.learner_agent]
+    return replay.BatchRecorder(env_id, config, seed, paths, agents)
+
+
 def evaluate(policy, env_id, opponent="random", games=200, seed=12345, deterministic=True,
-             num_envs=None, **config):
+             num_envs=None, record=None, **config):
     """Play ``games`` episodes of ``policy`` against ``opponent``; returns a dict with
     ``wins, draws, losses, games, win_rate, draw_rate, loss_rate, mean_score,
-    mean_margin`` and ``by_seat`` (the same counts per learner seat)."""
+    mean_margin`` and ``by_seat`` (the same counts per learner seat).  ``record``: a
+    folder for a replay of every game (see the module doc)."""
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     config.setdefault("obs_dtype", _obs_dtype_of(policy, "float32"))
     act = as_act_fn(policy, deterministic)
     if num_envs is None:
-        num_envs = min(games, MAX_EVAL_ENVS)
+        num_envs = games if record is not None else min(games, MAX_EVAL_ENVS)
         num_envs += num_envs % 2  # an even count balances the two seats of 2-player games
+    elif record is not None and num_envs < games:
+        raise ValueError(f"recording plays each game in an env of its own: num_envs "
+                         f"({num_envs}) must be at least games ({games})")
     venv = botarena.vector_env(env_id, num_envs, opponent=opponent, seed=seed, **config)
     slots = venv.slots
     num_agents = slots.game.num_agents
@@ -69,6 +93,8 @@ def evaluate(policy, env_id, opponent="random", games=200, seed=12345, determini
     quota = np.full(venv.num_envs, games // venv.num_envs)
     quota[:games % venv.num_envs] += 1
     played = np.zeros(venv.num_envs, dtype=np.int64)
+    recorder = None if record is None else _recorder(record, env_id, opponent, seed, slots,
+                                                     quota, config)
     outcomes, scores, margins, seats = [], [], [], []
     t0 = time.perf_counter()
     obs = venv.reset()
@@ -76,6 +102,8 @@ def evaluate(policy, env_id, opponent="random", games=200, seed=12345, determini
     while (played < quota).any():
         actions = act(obs, venv.action_masks())
         obs, _, dones, infos = venv.step(actions)
+        if recorder is not None:
+            recorder.step(slots.game.actions, stopped=np.flatnonzero(dones))
         steps += 1
         for i in np.flatnonzero(dones):
             if played[i] >= quota[i]:
@@ -107,6 +135,7 @@ def evaluate(policy, env_id, opponent="random", games=200, seed=12345, determini
         "by_seat": {str(a): counts(seats == a) for a in range(num_agents)},
         "seconds": time.perf_counter() - t0,
         "steps": steps,
+        "record": record,
     })
     venv.close()
     return result
@@ -170,6 +199,9 @@ def main(argv=None):
                         help="env config (JSON values), e.g. board='\"5x11\"', over the "
                              "config the model was trained with (results.json)")
     parser.add_argument("--json", action="store_true", help="print the full results as JSON")
+    parser.add_argument("--record", metavar="DIR",
+                        help="write every game as a replay, in DIR/<opponent>/ (each game in "
+                             "an env of its own; slower)")
     args = parser.parse_args(argv)
     import torch
     torch.set_num_threads(max(1, min(torch.get_num_threads(), 2)))
@@ -179,8 +211,9 @@ def main(argv=None):
     config.update(parse_config(args.config))
     results = {}
     for opp in args.opponent:
+        record = None if args.record is None else os.path.join(args.record, opp)
         r = evaluate(model, env_id, opp, games=args.games, seed=args.seed,
-                     deterministic=not args.sample, **config)
+                     deterministic=not args.sample, record=record, **config)
         results[opp] = r
         print(format_result(r), flush=True)
     if args.json:
