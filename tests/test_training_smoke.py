@@ -3,6 +3,7 @@
 The subprocess run clones the greedy bot from 512 samples, trains MaskablePPO for 2048
 steps on 8 envs (a few seconds after numba's compile cache is warm) and checks the saved
 model and results JSON; ``test_pretrain_clones_greedy`` checks the warm start itself.
+``evaluate(record=DIR)`` writes a replay of every game counted.
 """
 import json
 import os
@@ -19,7 +20,8 @@ import botarena  # noqa: E402
 from botarena.envs.paint.bots import greedy as greedy_bot  # noqa: E402
 from botarena.envs.dungeon.constants import Action  # noqa: E402
 from botarena.envs.paint.constants import Plane  # noqa: E402
-from botarena.training.evaluate import evaluate  # noqa: E402
+from botarena import replay  # noqa: E402
+from botarena.training.evaluate import POLICY_NAME, evaluate  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -91,6 +93,24 @@ def test_evaluate_counts_a_fixed_share_of_games_per_env():
     assert r["by_seat"]["0"]["losses"] >= 3   # the bomber loses most of its games
 
 
+def test_evaluate_records_every_game(tmp_path):
+    """``record``: a replay of each game counted, reproducing it (the learner's scores in
+    the replays average to the result's), the seats named."""
+    r = evaluate(stay_policy, "paint_v0", "greedy", games=3, seed=5, record=str(tmp_path),
+                 max_turns=20)
+    files = sorted(tmp_path.glob("game-*.jsonl"))
+    assert len(files) == 3 and r["record"] == str(tmp_path)
+    scores = []
+    for path in files:
+        game, header, result = replay.play(path)                # it verifies
+        assert sorted(header["agents"]) == ["greedy", POLICY_NAME]
+        assert result == {"scores": game.scores[0].tolist(), "over": True}
+        scores.append(result["scores"][header["agents"].index(POLICY_NAME)])
+    assert np.mean(scores) == r["mean_score"]
+    with pytest.raises(ValueError, match="num_envs"):
+        evaluate(stay_policy, "paint_v0", games=3, num_envs=2, record=str(tmp_path))
+
+
 def test_ppo_cli_smoke(tmp_path):
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "botarena.training.ppo", "--env", "paint_v0",
@@ -125,8 +145,9 @@ def test_ppo_cli_smoke(tmp_path):
     # the evaluation CLI finds the env and its config beside the model
     from botarena.training.evaluate import main as evaluate_main
     evals = evaluate_main(["--model", str(out / "model.zip"), "--games", "4",
-                           "--opponent", "greedy"])
+                           "--opponent", "greedy", "--record", str(tmp_path / "replays")])
     assert evals["greedy"]["games"] == 4
+    assert len(list((tmp_path / "replays" / "greedy").glob("game-*.jsonl"))) == 4
 
 
 def test_pretrain_clones_greedy():
