@@ -1,5 +1,5 @@
-"""dungeon_v0: a Bomberman-like arena (``../shared/seeds/dungeon.txt``, decisions in
-``../shared/rules/dungeon.md``).
+"""dungeon_v0: a Bomberman-like arena (a contest game; this page and ``rules.py`` give its
+rules, checked tick by tick against games recorded from the original engine).
 
 Agents
     ``player_0`` .. ``player_{n-1}`` (2 to 4), one avatar each.  A player whose HP reach 0

@@ -1,4 +1,4 @@
-"""The contest agent API of dungeon (``shared/seeds/dungeon.txt``, "Agent" and "Game State").
+"""The contest agent API of dungeon (the original contest's "Agent" and "Game State").
 
 An agent is a class ``Agent(player_num, env)`` with ``next_move(game_state, player_state)``
 returning one of ``'' u d l r p``.  ``game_state`` (``GameState``) and ``player_state``

@@ -18,7 +18,7 @@ MAX_ORE_HP = 255                     # ore hits (uint8 in the state)
 @renamed(max_ticks="max_turns")
 @dataclass(frozen=True)
 class Config:
-    """Settings of a dungeon game (defaults: the seed and shared/rules/dungeon.md).
+    """Settings of a dungeon game (defaults: the contest's, see the env's page).
 
     board: "random" (a new generated map at every reset, default), a bundled map name
         ("classic"), an ASCII map (string or list of rows, see ``maps``) or a path to one.

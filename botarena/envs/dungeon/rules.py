@@ -1,5 +1,5 @@
-"""Dungeon's rules: one jitted function per phase of a tick, in the order of
-shared/rules/dungeon.md (with its timings measured on the original engine).  A tick
+"""Dungeon's rules: one jitted function per phase of a tick, in the contest's order (its
+timings measured on the original engine; the env's page tells them in words).  A tick
 (``play_tick``) runs:
 
 1. ``apply_actions``     the living players act one after another, in a random order drawn
