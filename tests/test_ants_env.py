@@ -298,7 +298,7 @@ def test_snapshot_and_renders():
     env = parallel_env(render_mode="rgb_array")
     env.reset(seed=4)
     frame = env.render()
-    assert frame.dtype == np.uint8 and frame.shape[2] == 3 and frame.shape[0] == frame.shape[1]
+    assert frame.dtype == np.uint8 and frame.shape[1:] == (20 * 16, 3)   # 20 cells of 16 pixels
     state = env.state()
     assert state.shape == env.state_space.shape and state.dtype == np.float32
 

@@ -81,13 +81,19 @@ def env_indices(env_ids, count):
 
 
 class BatchedGame(ABC):
-    """E envs of one game.  Subclasses set ``agent_prefix`` and ``kernels`` and implement
-    ``make_state``, ``make_params``, ``observation_shape``, ``num_actions``,
-    ``snapshot``, ``write_snapshot``, ``observe_env``, ``render_ansi``, ``render_rgb`` and
-    ``global_state``."""
+    """E envs of one game.  Subclasses set ``agent_prefix``, ``kernels``,
+    ``action_meanings`` and ``cell_pixels`` and implement ``make_state``, ``make_params``,
+    ``observation_shape``, ``num_actions``, ``snapshot``, ``write_snapshot``,
+    ``observe_env``, ``render_ansi``, ``render_rgb`` and ``global_state``."""
 
     agent_prefix = "player"
     kernels = None  # module with reset, reset_parallel, step, step_parallel
+    # the IntEnum naming each action value (for a command per cell: each command), 0 the
+    # no-op; ``botarena.play`` builds its keys from the names
+    action_meanings = None
+    # the side of a board cell in ``render_rgb``'s picture, in pixels; for a command per
+    # cell, the board's cells in reading order are the action's entries
+    cell_pixels = None
 
     def __init__(self, config, num_envs=1, threads=None):
         if not _is_int(num_envs) or num_envs < 1:
@@ -330,6 +336,15 @@ class BatchedGame(ABC):
         """Each action entry lies in ``[0, action_values)``."""
         return self.num_actions()
 
+    def seat_view(self, seat):
+        """How ``seat``'s actions map onto the picture ``render_rgb`` draws:
+        ``(cells, commands)``, int arrays: the seat's cell ``i`` is the picture's cell
+        ``cells[i]`` (None for one action per player) and its action value ``c`` means the
+        picture's ``commands[c]`` (a move up is a move up the picture).  The identity
+        unless a game shows a seat its board turned or mirrored."""
+        shape = self.action_shape()
+        return (np.arange(shape[0]) if shape else None), np.arange(self.action_values())
+
     @abstractmethod
     def snapshot(self, e=0):
         """A dict of copies of env ``e``'s raw state (documented keys)."""
@@ -350,7 +365,9 @@ class BatchedGame(ABC):
 
     @abstractmethod
     def render_rgb(self, e=0):
-        """Env ``e`` as an ``uint8[H, W, 3]`` picture."""
+        """Env ``e`` as an ``uint8[H, W, 3]`` picture: the board (``cell_pixels`` a cell,
+        at the top) above the status bar of ``core.frame.status_frame``; every position
+        of a game has the same shape."""
 
     @abstractmethod
     def global_state(self, e=0):

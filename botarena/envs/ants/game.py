@@ -5,6 +5,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from gymnasium import spaces
 
+from ...core import frame
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.rewards import REWARD_MODES
 from ...core.snapshot import array, fail, flag, integer, require
@@ -14,7 +15,7 @@ from .bots import BOTS
 from .config import Config
 from .constants import (CHAR_ANTS, CHAR_ANTS_ON_HILL, CHAR_FOOD, CHAR_HILLS, CHAR_LAND,
                         CHAR_RAZED, CHAR_WATER, COMMAND_DELTAS, COMMAND_NAMES, NUM_COMMANDS,
-                        NUM_PLANES)
+                        NUM_PLANES, Command)
 from .rules import Draws, update_rank_keys
 from .state import alloc
 
@@ -48,6 +49,8 @@ class AntsGame(BatchedGame):
     kernels = kernel
     bots = BOTS
     command_names = COMMAND_NAMES
+    action_meanings = Command
+    cell_pixels = render.CELL_PIXELS
 
     def __init__(self, config=None, num_envs=1, threads=None):
         config = Config() if config is None else config
@@ -420,7 +423,17 @@ class AntsGame(BatchedGame):
         return "\n".join(lines) + "\n"
 
     def render_rgb(self, e=0):
-        return render.rgb(self.map.water, self._ants(e), self._hills(e), self._food_cells(e))
+        s = self.state
+        ants, hills = self._ants(e), self._hills(e)
+        players = [frame.player_line(
+            f"C{a}", render.COLONY_RGB[a], s.scores[e, a],
+            [("ANTS", sum(owner == a for owner, _, _ in ants)),
+             ("HILLS", sum(owner == a and not razed for owner, _, _, razed in hills)),
+             ("FOOD", s.stored_food[e, a])] if s.alive[e, a] else ["OUT"])
+            for a in range(self.num_agents)]
+        board = render.rgb(self.map.water, ants, hills, self._food_cells(e))
+        return frame.status_frame(board, s.turn[e], self.config.max_turns, s.over[e], players,
+                                  render.LEGEND)
 
     @property
     def global_state_space(self):

@@ -11,6 +11,8 @@ GRID_RGB = (215, 205, 180)
 FOOD_RGB = (60, 170, 60)
 RAZED_RGB = (110, 110, 110)
 COLONY_RGB = ((220, 50, 50), (40, 40, 40), (200, 140, 30), (160, 60, 200))
+LEGEND = (("WATER", WATER_RGB), ("FOOD", FOOD_RGB), ("RAZED HILL", RAZED_RGB),
+          ("RING: HILL", None))
 
 
 def board_rows(water, ants, hills, food):
@@ -31,7 +33,7 @@ def board_rows(water, ants, hills, food):
 
 
 def rgb(water, ants, hills, food):
-    """``uint8[H*S, W*S, 3]``, top row of the picture = y = 0."""
+    """The board, ``uint8[H*S, W*S, 3]``, top row of the picture = y = 0."""
     height, width = water.shape
     s = CELL_PIXELS
     image = np.empty((height * s, width * s, 3), dtype=np.uint8)

@@ -2,6 +2,7 @@
 import numpy as np
 from gymnasium import spaces
 
+from ...core import frame
 from ...core import snapshot as snap
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.jit import BatchTyped
@@ -10,8 +11,8 @@ from . import kernel, render
 from .bots import BOTS
 from .config import Config
 from .constants import (ACTION_NAMES, BOTTOM, BRICK, CHAR_CELLS, EMPTY, GOLD, HEIGHT, LEFT,
-                        MIDDLE, NUM_ACTIONS, NUM_CELL_CODES, NUM_PLANES, QUEUE, RANDOM_MAP,
-                        REMOVED, UNREACHABLE, WIDTH)
+                        MIDDLE, MIRRORED, NUM_ACTIONS, NUM_CELL_CODES, NUM_PLANES, QUEUE,
+                        RANDOM_MAP, REMOVED, UNREACHABLE, WIDTH, Action)
 from .maps import generate_map, load_map, pursuit_tables
 from .state import alloc
 
@@ -51,6 +52,8 @@ class CodeRunnerGame(BatchedGame):
     kernels = kernel
     bots = BOTS
     action_names = ACTION_NAMES
+    action_meanings = Action
+    cell_pixels = render.CELL_PIXELS
 
     def __init__(self, config=None, num_envs=1, threads=None):
         config = Config() if config is None else config
@@ -331,9 +334,23 @@ class CodeRunnerGame(BatchedGame):
 
     def render_rgb(self, e=0):
         s = self.state
-        n = int(s.num_enemies[e])
-        return render.rgb(s.cells[e], s.runner_pos[e], s.runner_alive[e], s.enemy_pos[e, :n],
-                          s.enemy_alive[e, :n])
+        n, turn = int(s.num_enemies[e]), int(s.turn[e])
+        board = render.rgb(s.cells[e], s.runner_pos[e], s.runner_alive[e], s.enemy_pos[e, :n],
+                           s.enemy_alive[e, :n])
+        players = []
+        for a, name in enumerate(render.RUNNER_NAMES):
+            counts = ([("DIG", max(0, int(s.dig_ready[e, a]) - turn))] if s.runner_alive[e, a]
+                      else [("RESPAWN", int(s.runner_respawn[e, a]) - turn)])
+            players.append(frame.player_line(name, render.RUNNER_RGB[a], s.scores[e, a], counts))
+        return frame.status_frame(board, turn, self.config.max_turns, s.over[e], players,
+                                  render.LEGEND)
+
+    def seat_view(self, seat):
+        """Blue's actions are mirrored left-right with ``mirror=True``."""
+        cells, commands = super().seat_view(seat)
+        if seat == 1 and self.config.mirror:
+            commands = MIRRORED.copy()
+        return cells, commands
 
     @property
     def global_state_space(self):

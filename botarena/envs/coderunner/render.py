@@ -11,6 +11,9 @@ CELL_RGB = {BRICK: (160, 80, 40), LADDER: (200, 200, 200), GOLD: (240, 200, 30),
 RUNNER_RGB = ((230, 50, 50), (60, 110, 240))
 ENEMY_RGB = (60, 200, 80)
 TRAPPED_RGB = (30, 110, 40)
+RUNNER_NAMES = ("RED", "BLUE")
+LEGEND = (("BRICK", CELL_RGB[BRICK]), ("HOLE", CELL_RGB[REMOVED]), ("LADDER", CELL_RGB[LADDER]),
+          ("GOLD", CELL_RGB[GOLD]), ("ENEMY", ENEMY_RGB), ("TRAPPED", TRAPPED_RGB))
 
 
 def board_rows(cells):
@@ -31,7 +34,7 @@ def ansi_rows(cells, runners, runner_alive, enemies, enemy_alive):
 
 
 def rgb(cells, runners, runner_alive, enemies, enemy_alive):
-    """``uint8[16*S, 25*S, 3]``."""
+    """The board, ``uint8[16*S, 25*S, 3]``."""
     height, width = cells.shape
     s = CELL_PIXELS
     image = np.empty((height * s, width * s, 3), dtype=np.uint8)

@@ -4,6 +4,7 @@ import itertools
 import numpy as np
 from gymnasium import spaces
 
+from ...core import frame
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.grid import EGO_VIEW, ego_shape
 from ...core.jit import BatchTyped
@@ -14,7 +15,7 @@ from . import snapshot as snapshot_module
 from .bots import BOTS, shield
 from .config import Config
 from .constants import (ACTION_NAMES, AMMO_OBS_CAP, NUM_ACTIONS, NUM_PLANES, POWER_OBS_CAP,
-                        RANDOM_BOARD, SCORE_OBS_CAP, METAL, WOOD, AMMO, TREASURE)
+                        RANDOM_BOARD, SCORE_OBS_CAP, METAL, WOOD, AMMO, TREASURE, Action)
 from .maps import load_board
 from .state import alloc
 
@@ -38,6 +39,8 @@ class DungeonGame(BatchedGame):
     kernels = kernel
     bots = BOTS
     action_names = ACTION_NAMES
+    action_meanings = Action
+    cell_pixels = render.CELL_PIXELS
 
     def __init__(self, config=None, num_envs=1, threads=None):
         config = Config() if config is None else config
@@ -189,7 +192,13 @@ class DungeonGame(BatchedGame):
 
     def render_rgb(self, e=0):
         s = self.state
-        return render.rgb(s.tiles[e], s.bomb_grid[e], s.positions[e], s.alive[e], self._fire(e))
+        board = render.rgb(s.tiles[e], s.bomb_grid[e], s.positions[e], s.alive[e], self._fire(e))
+        players = [frame.player_line(
+            f"P{a}", render.player_rgb(a), s.scores[e, a],
+            [("HP", s.hp[e, a]), ("AMMO", s.ammo[e, a]), ("POWER", s.power[e, a])]
+            if s.alive[e, a] else ["OUT"]) for a in range(self.num_agents)]
+        return frame.status_frame(board, s.tick[e], self.config.max_turns, s.over[e], players,
+                                  render.LEGEND)
 
     @property
     def global_state_space(self):

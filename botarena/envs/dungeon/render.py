@@ -14,6 +14,13 @@ FIRE_RGB = (250, 90, 20)
 BOMB_RGB = (20, 20, 20)
 BODY_RGB = (130, 130, 130)
 PLAYER_RGB = ((220, 50, 50), (50, 100, 230), (50, 170, 70), (170, 70, 200))
+LEGEND = (("METAL", TILE_RGB[METAL]), ("WOOD", TILE_RGB[WOOD]), ("ORE", TILE_RGB[ORE]),
+          ("AMMO", TILE_RGB[AMMO]), ("TREASURE", TILE_RGB[TREASURE]), ("BOMB", BOMB_RGB),
+          ("FIRE", FIRE_RGB), ("BODY", BODY_RGB))
+
+
+def player_rgb(a):
+    return PLAYER_RGB[a % len(PLAYER_RGB)]
 
 
 def fire_cells(snap_fire_x, snap_fire_y, snap_fire_reach):
@@ -44,7 +51,7 @@ def board_rows(tiles, bomb_grid, positions, alive, fire):
 
 
 def rgb(tiles, bomb_grid, positions, alive, fire):
-    """``uint8[H*S, W*S, 3]``, top row of the picture = y = height - 1."""
+    """The board, ``uint8[H*S, W*S, 3]``, top row of the picture = y = height - 1."""
     height, width = tiles.shape
     s = CELL_PIXELS
     image = np.empty((height * s, width * s, 3), dtype=np.uint8)
@@ -67,7 +74,7 @@ def rgb(tiles, bomb_grid, positions, alive, fire):
     for (x, y) in fire:
         block(x, y, 2)[...] = FIRE_RGB
     for a, (x, y) in enumerate(positions):
-        block(x, y, MARGIN)[...] = PLAYER_RGB[a % len(PLAYER_RGB)] if alive[a] else BODY_RGB
+        block(x, y, MARGIN)[...] = player_rgb(a) if alive[a] else BODY_RGB
     for y, x in zip(*np.nonzero(bomb_grid)):
         block(x, y, MARGIN + 3)[...] = BOMB_RGB
     return image

@@ -2,6 +2,7 @@
 import numpy as np
 from gymnasium import spaces
 
+from ...core import frame
 from ...core import snapshot as snap
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.jit import BatchTyped
@@ -10,7 +11,7 @@ from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS
 from .config import TURNS_PER_COLUMN, Config
-from .constants import NUM_ACTIONS, NUM_PLANES, OBSTACLE, RANDOM_BOARD
+from .constants import NUM_ACTIONS, NUM_PLANES, OBSTACLE, RANDOM_BOARD, Action
 from .maps import load_board
 from .state import alloc
 
@@ -26,6 +27,8 @@ class PaintGame(BatchedGame):
     agent_prefix = "player"
     kernels = kernel
     bots = BOTS
+    action_meanings = Action
+    cell_pixels = render.SQUARE_PIXELS
 
     def __init__(self, config=None, num_envs=1, threads=None):
         config = Config() if config is None else config
@@ -132,7 +135,12 @@ class PaintGame(BatchedGame):
         return render.ansi(s.colour[e], s.positions[e], s.turns_left[e], s.scores[e])
 
     def render_rgb(self, e=0):
-        return render.rgb(self.state.colour[e], self.state.positions[e])
+        s = self.state
+        players = [frame.player_line(f"P{a}", render.player_rgb(a), s.scores[e, a])
+                   for a in range(self.num_agents)]
+        return frame.status_frame(render.rgb(s.colour[e], s.positions[e]),
+                                  self.max_turns - s.turns_left[e], self.max_turns, s.over[e],
+                                  players, render.LEGEND)
 
     @property
     def global_state_space(self):

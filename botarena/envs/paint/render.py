@@ -13,6 +13,7 @@ PLAYER_RGB = np.array([
     (230, 60, 60), (60, 110, 230), (60, 180, 80), (240, 180, 40), (160, 80, 200),
     (40, 190, 200), (240, 120, 180), (130, 90, 50), (120, 120, 120), (20, 60, 40),
 ], dtype=np.int32)
+LEGEND = (("NEUTRAL", BACKGROUND), ("OBSTACLE", OBSTACLE_RGB), ("PALE: PAINT", None))
 
 
 def board_rows(colour, positions):
@@ -37,7 +38,7 @@ def player_rgb(p):
 
 
 def rgb(colour, positions):
-    """``uint8[H*S, W*S, 3]``: squares in their owner's colour (pale), avatars solid."""
+    """The board, ``uint8[H*S, W*S, 3]``: squares in their owner's colour (pale), avatars solid."""
     height, width = colour.shape
     s = SQUARE_PIXELS
     image = np.empty((height * s, width * s, 3), dtype=np.uint8)

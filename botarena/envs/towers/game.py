@@ -5,6 +5,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from gymnasium import spaces
 
+from ...core import frame
 from ...core.batched import OBS_ONE, BatchedGame
 from ...core.grid import DIRECTIONS
 from ...core.rewards import REWARD_MODES
@@ -14,11 +15,11 @@ from . import kernel, render
 from .bots import BOTS
 from .config import Config
 from .constants import (BOT_COMMAND_NAMES, CHAR_BOTS, CHAR_BOTS_ON_FLAG, CHAR_TERRAIN,
-                        CHAR_TOWERS, CHAR_TOWERS_ON_FLAG, COMMAND_NAMES, FLAG, LAND,
-                        NUM_COMMANDS, NUM_PLANES, NUM_PLAYERS, WATER, BotCommand, Command)
+                        CHAR_TOWERS, CHAR_TOWERS_ON_FLAG, COMMAND_NAMES, FIRST_MOVE, FLAG,
+                        LAND, NUM_COMMANDS, NUM_PLANES, NUM_PLAYERS, WATER, BotCommand, Command)
 from .maps import TowersMap, parse_map
-from .paths import forget_fields
-from .rules import update_rank_keys
+from .paths import NUM_DIRECTIONS, forget_fields
+from .rules import update_rank_keys, view_direction, view_tile
 
 GAME_NAME = "towers_v0"
 # the keys ``restore`` needs; it also reads ``steps`` (default: ``turn``), ``over``
@@ -74,6 +75,8 @@ class TowersGame(BatchedGame):
     kernels = kernel
     bots = BOTS
     command_names = COMMAND_NAMES
+    action_meanings = Command
+    cell_pixels = render.TILE_PIXELS
 
     def __init__(self, config=None, num_envs=1, threads=None):
         config = Config() if config is None else config
@@ -443,7 +446,24 @@ class TowersGame(BatchedGame):
         return "\n".join(lines) + "\n"
 
     def render_rgb(self, e=0):
-        return render.rgb(self.state.terrain[e], self._bots(e), self._towers(e))
+        s = self.state
+        bots, towers = self._bots(e), self._towers(e)
+        players = [frame.player_line(
+            f"P{a}", render.PLAYER_RGB[a], s.scores[e, a],
+            [("FLAGS", s.turn_scores[e, a]), ("BOTS", sum(owner == a for owner, _, _ in bots)),
+             ("TOWERS", sum(owner == a for owner, _, _ in towers))])
+            for a in range(NUM_PLAYERS)]
+        return frame.status_frame(render.rgb(s.terrain[e], bots, towers), s.turn[e],
+                                  self.config.max_turns, s.over[e], players, render.LEGEND)
+
+    def seat_view(self, seat):
+        """Player_1 sees the board turned by half a turn: tiles and directions."""
+        tiles = self.size * self.size
+        cells = np.array([view_tile(t, seat, tiles) for t in range(tiles)])
+        commands = np.arange(NUM_COMMANDS)
+        commands[FIRST_MOVE:FIRST_MOVE + NUM_DIRECTIONS] = FIRST_MOVE + np.array(
+            [view_direction(k, seat) for k in range(NUM_DIRECTIONS)])
+        return cells, commands
 
     @property
     def global_state_space(self):

@@ -9,6 +9,8 @@ BOT_PIXELS = 2               # a bot is a square of 2 * BOT_PIXELS + 1 pixels a 
 TERRAIN_RGB = ((225, 215, 180), (60, 110, 200), (250, 235, 120))   # land, water, flag
 GRID_RGB = (205, 195, 160)
 PLAYER_RGB = ((220, 50, 50), (40, 40, 160))
+LEGEND = (("WATER", TERRAIN_RGB[WATER]), ("FLAG", TERRAIN_RGB[FLAG]),
+          ("SQUARE: TOWER, DOT: BOT", None))
 
 
 def board_rows(terrain, bots, towers):
@@ -29,7 +31,7 @@ def board_rows(terrain, bots, towers):
 
 
 def rgb(terrain, bots, towers):
-    """``uint8[N*S, N*S, 3]``: picture row = x (down), column = y (right)."""
+    """The board, ``uint8[N*S, N*S, 3]``: picture row = x (down), column = y (right)."""
     size = terrain.shape[0]
     s = TILE_PIXELS
     image = np.empty((size * s, size * s, 3), dtype=np.uint8)
