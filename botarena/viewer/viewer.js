@@ -45,6 +45,13 @@
   const seats = DATA.agents.length;
 
   // -- drawing helpers (cell coordinates: row from the top, column from the left) --------
+  // sizes in cells: radii of discs, insets of squares, heights of text, widths of lines
+  const SIZE = {piece: 0.38, unit: 0.27, bot: 0.26, stack: 0.4, bomb: 0.3, treasure: 0.28,
+                gold: 0.22, hill: 0.42, hillLine: 0.14, letter: 0.6, small: 0.42,
+                block: 0.04, item: 0.3, enemy: 0.12, tower: 0.1, visited: 0.4, line: 0.06,
+                thick: 0.12};
+  const TEXT_NUDGE = 0.04;        // glyphs sit a little high at "middle": moved down
+
   class Pen {
     constructor(ctx, cell) {
       this.ctx = ctx;
@@ -53,18 +60,18 @@
     square(row, col, colour, inset = 0) {
       const c = this.cell;
       this.ctx.fillStyle = colour;
-      this.ctx.fillRect(col * c + inset * c, row * c + inset * c, c - 2 * inset * c,
-                        c - 2 * inset * c);
+      this.ctx.fillRect((col + inset) * c, (row + inset) * c, (1 - 2 * inset) * c,
+                        (1 - 2 * inset) * c);
     }
     outline(row, col, colour, inset, width = 2) {
       const c = this.cell;
       this.ctx.strokeStyle = colour;
       this.ctx.lineWidth = width;
-      this.ctx.strokeRect(col * c + inset * c, row * c + inset * c, c - 2 * inset * c,
-                          c - 2 * inset * c);
+      this.ctx.strokeRect((col + inset) * c, (row + inset) * c, (1 - 2 * inset) * c,
+                          (1 - 2 * inset) * c);
     }
-    // a disc centred at (row, col) in cells (fractions allowed), radius in cells
-    disc(row, col, radius, colour, ring = OUTLINE) {
+    // a disc centred at (row, col) (fractions of cells allowed)
+    discAt(row, col, radius, colour, ring = OUTLINE) {
       const c = this.cell;
       this.ctx.beginPath();
       this.ctx.arc(col * c, row * c, Math.max(radius * c, 1), 0, 2 * Math.PI);
@@ -72,29 +79,36 @@
       this.ctx.fill();
       if (ring) {
         this.ctx.strokeStyle = ring;
-        this.ctx.lineWidth = Math.max(1, c / 14);
+        this.ctx.lineWidth = Math.max(1, SIZE.line * c);
         this.ctx.stroke();
       }
     }
-    ring(row, col, radius, colour, width) {
-      const c = this.cell;
-      this.ctx.beginPath();
-      this.ctx.arc(col * c, row * c, radius * c, 0, 2 * Math.PI);
-      this.ctx.strokeStyle = colour;
-      this.ctx.lineWidth = width * c;
-      this.ctx.stroke();
-    }
-    // text centred at (row, col) in cells, only where cells are big enough to read it
-    text(row, col, text, colour, size = 0.6) {
+    // text centred at (row, col), only where cells are big enough to read it
+    textAt(row, col, text, colour, size = SIZE.letter) {
       if (this.cell < LETTER_MIN_CELL) return;
       const c = this.cell;
       this.ctx.fillStyle = colour;
       this.ctx.font = `bold ${Math.round(size * c)}px sans-serif`;
       this.ctx.textAlign = "center";
       this.ctx.textBaseline = "middle";
-      this.ctx.fillText(String(text), col * c, row * c + c * 0.04);
+      this.ctx.fillText(String(text), col * c, (row + TEXT_NUDGE) * c);
     }
-    line(r0, c0, r1, c1, colour, width) {
+    // the same, centred in the cell (row, col)
+    disc(row, col, radius, colour, ring = OUTLINE) {
+      this.discAt(row + 0.5, col + 0.5, radius, colour, ring);
+    }
+    text(row, col, text, colour, size = SIZE.letter) {
+      this.textAt(row + 0.5, col + 0.5, text, colour, size);
+    }
+    ring(row, col, radius, colour, width) {
+      const c = this.cell;
+      this.ctx.beginPath();
+      this.ctx.arc((col + 0.5) * c, (row + 0.5) * c, radius * c, 0, 2 * Math.PI);
+      this.ctx.strokeStyle = colour;
+      this.ctx.lineWidth = width * c;
+      this.ctx.stroke();
+    }
+    line(r0, c0, r1, c1, colour, width = SIZE.line) {
       const c = this.cell;
       this.ctx.beginPath();
       this.ctx.moveTo(c0 * c, r0 * c);
@@ -103,23 +117,28 @@
       this.ctx.lineWidth = Math.max(1, width * c);
       this.ctx.stroke();
     }
-    grid(rows, cols, colour) {
-      const c = this.cell;
-      if (c < LETTER_MIN_CELL) return;
-      this.ctx.strokeStyle = colour;
-      this.ctx.lineWidth = 1;
-      this.ctx.beginPath();
-      for (let r = 0; r <= rows; r++) {
-        this.ctx.moveTo(0, r * c + 0.5);
-        this.ctx.lineTo(cols * c, r * c + 0.5);
-      }
-      for (let k = 0; k <= cols; k++) {
-        this.ctx.moveTo(k * c + 0.5, 0);
-        this.ctx.lineTo(k * c + 0.5, rows * c);
-      }
-      this.ctx.stroke();
+    cross(row, col, colour) {
+      this.line(row + 0.2, col + 0.2, row + 0.8, col + 0.8, colour, SIZE.thick);
+      this.line(row + 0.2, col + 0.8, row + 0.8, col + 0.2, colour, SIZE.thick);
     }
-    // a bar along the bottom of the cell (row, col), full to ``fraction``
+    ladder(row, col, colour) {
+      for (const side of [0.25, 0.75]) this.line(row, col + side, row + 1, col + side, colour);
+      for (const rung of [0.3, 0.75]) this.line(row + rung, col + 0.25, row + rung, col + 0.75,
+                                                colour);
+    }
+    // a flag on a pole
+    flag(row, col, colour) {
+      this.line(row + 0.15, col + 0.3, row + 0.85, col + 0.3, TEXT_DARK);
+      const c = this.cell;
+      this.ctx.beginPath();
+      this.ctx.moveTo((col + 0.3) * c, (row + 0.15) * c);
+      this.ctx.lineTo((col + 0.8) * c, (row + 0.32) * c);
+      this.ctx.lineTo((col + 0.3) * c, (row + 0.5) * c);
+      this.ctx.closePath();
+      this.ctx.fillStyle = colour;
+      this.ctx.fill();
+    }
+    // a bar along the bottom of the cell, full to ``fraction``
     bar(row, col, fraction) {
       if (this.cell < LETTER_MIN_CELL) return;
       const c = this.cell;
@@ -129,17 +148,22 @@
       this.ctx.fillStyle = BAR_FULL;
       this.ctx.fillRect(left, top, width * fraction, height);
     }
-    // a flag on a pole, in the cell (row, col)
-    flag(row, col, colour) {
-      this.line(row + 0.15, col + 0.3, row + 0.85, col + 0.3, TEXT_DARK, 0.06);
+    grid(rows, cols, colour) {
       const c = this.cell;
+      if (c < LETTER_MIN_CELL) return;
+      const half = 0.5;           // a 1-pixel line on the pixel grid, not across two
+      this.ctx.strokeStyle = colour;
+      this.ctx.lineWidth = 1;
       this.ctx.beginPath();
-      this.ctx.moveTo((col + 0.3) * c, (row + 0.15) * c);
-      this.ctx.lineTo((col + 0.8) * c, (row + 0.32) * c);
-      this.ctx.lineTo((col + 0.3) * c, (row + 0.5) * c);
-      this.ctx.closePath();
-      this.ctx.fillStyle = colour;
-      this.ctx.fill();
+      for (let r = 0; r <= rows; r++) {
+        this.ctx.moveTo(0, r * c + half);
+        this.ctx.lineTo(cols * c, r * c + half);
+      }
+      for (let k = 0; k <= cols; k++) {
+        this.ctx.moveTo(k * c + half, 0);
+        this.ctx.lineTo(k * c + half, rows * c);
+      }
+      this.ctx.stroke();
     }
   }
 
@@ -154,16 +178,19 @@
   // -- one drawer per game: size(view) -> [rows, cols], draw(pen, view), info(view, seat),
   //    legend: [colour, text] -----------------------------------------------------------
   const PAINT = {obstacle: "#3c3c3c", neutral: "#ebebeb", grid: "#c8c8c8"};
-  const DUNGEON = {floor: "#ebe1c8", metal: "#505050", wood: "#a0703c", ore: "#c08040",
-                   ammo: "#2a7fff", treasure: "#f0c020", fire: "rgba(250,90,20,0.75)",
-                   bomb: "#141414", body: "#8c8c8c", grid: "#d0c6ae"};
+  const DUNGEON = {floor: "#ebe1c8", metal: "#505050", seam: "#3a3a3a", wood: "#a0703c",
+                   grain: "#6e4a24", ore: "#c08040", ammo: "#2a7fff", treasure: "#f0c020",
+                   fire: "rgba(250,90,20,0.75)", bomb: "#141414", body: "#8c8c8c",
+                   grid: "#d0c6ae"};
   const ANTS = {land: "#ebe1c8", water: WATER, food: "#2e9e3e", razed: "#6e6e6e",
                 grid: "#d7cdb4"};
   const RUNNER = {empty: "#14141e", brick: "#a0522d", mortar: "#5a2a14", ladder: "#d2be82",
                   gold: "#ffd21e", hole: "#6e3a1e", visited: "#ffffff28", enemy: "#3cc850",
                   trapped: "#1e6e28"};
-  const TOWERS = {land: "#e1d7b4", water: WATER, flag: "#fae678", grid: "#cdc3a0"};
+  const TOWERS = {land: "#e1d7b4", water: WATER, flag: "#fae678", pennant: "#c83232",
+                  grid: "#cdc3a0"};
   const RUNNER_LETTERS = ["R", "B"];
+  const ANT_LETTERS = "abcd";
 
   const DRAWERS = {
     paint_v0: {
@@ -176,8 +203,8 @@
         }));
         pen.grid(v.colour.length, v.colour[0].length, PAINT.grid);
         v.avatars.forEach(([r, c], seat) => {
-          pen.disc(r + 0.5, c + 0.5, 0.36, playerColour(seat));
-          pen.text(r + 0.5, c + 0.5, seatLetter(seat), TEXT_LIGHT);
+          pen.disc(r, c, SIZE.piece, playerColour(seat));
+          pen.text(r, c, seatLetter(seat), TEXT_LIGHT);
         });
       },
       info: (v, seat) => `at (${v.avatars[seat].join(",")})`,
@@ -193,35 +220,34 @@
           pen.square(r, c, DUNGEON.floor);
           if (tile === "1") {
             pen.square(r, c, DUNGEON.metal);
-            pen.line(r, c, r + 1, c + 1, "#3a3a3a", 0.08);
+            pen.line(r, c, r + 1, c + 1, DUNGEON.seam);
           } else if (tile === "2") {
-            pen.square(r, c, DUNGEON.wood, 0.04);
-            pen.line(r + 0.5, c + 0.04, r + 0.5, c + 0.96, "#6e4a24", 0.06);
+            pen.square(r, c, DUNGEON.wood, SIZE.block);
+            pen.line(r + 0.5, c, r + 0.5, c + 1, DUNGEON.grain);
           } else if (tile === "3") {
-            pen.square(r, c, DUNGEON.ore, 0.04);
+            pen.square(r, c, DUNGEON.ore, SIZE.block);
           } else if (tile === "4") {
-            pen.square(r, c, DUNGEON.ammo, 0.3);
-            pen.text(r + 0.5, c + 0.5, "a", TEXT_LIGHT, 0.4);
+            pen.square(r, c, DUNGEON.ammo, SIZE.item);
+            pen.text(r, c, "a", TEXT_LIGHT, SIZE.small);
           } else if (tile === "5") {
-            pen.disc(r + 0.5, c + 0.5, 0.28, DUNGEON.treasure);
-            pen.text(r + 0.5, c + 0.5, "$", TEXT_DARK, 0.45);
+            pen.disc(r, c, SIZE.treasure, DUNGEON.treasure);
+            pen.text(r, c, "$", TEXT_DARK, SIZE.small);
           }
         });
         pen.grid(v.tiles.length, v.tiles[0].length, DUNGEON.grid);
-        v.ore.forEach(([r, c, hp]) => pen.text(r + 0.5, c + 0.5, hp, TEXT_DARK, 0.45));
+        v.ore.forEach(([r, c, hp]) => pen.text(r, c, hp, TEXT_DARK, SIZE.small));
         v.fire.forEach(([r, c]) => pen.square(r, c, DUNGEON.fire));
-        v.players.forEach(([r, c, hp, ammo, power, alive], seat) => {
+        v.players.forEach(([r, c, , , , alive], seat) => {
           if (alive) {
-            pen.disc(r + 0.5, c + 0.5, 0.38, playerColour(seat));
-            pen.text(r + 0.5, c + 0.5, seat, TEXT_LIGHT);
+            pen.disc(r, c, SIZE.piece, playerColour(seat));
+            pen.text(r, c, seat, TEXT_LIGHT);
           } else {
-            pen.line(r + 0.2, c + 0.2, r + 0.8, c + 0.8, DUNGEON.body, 0.12);
-            pen.line(r + 0.2, c + 0.8, r + 0.8, c + 0.2, DUNGEON.body, 0.12);
+            pen.cross(r, c, DUNGEON.body);
           }
         });
         v.bombs.forEach(([r, c, owner, fuse]) => {
-          pen.disc(r + 0.5, c + 0.5, 0.3, DUNGEON.bomb, playerColour(owner));
-          pen.text(r + 0.5, c + 0.5, fuse, TEXT_LIGHT, 0.4);
+          pen.disc(r, c, SIZE.bomb, DUNGEON.bomb, playerColour(owner));
+          pen.text(r, c, fuse, TEXT_LIGHT, SIZE.small);
         });
       },
       info(v, seat) {
@@ -239,15 +265,14 @@
       draw(pen, v) {
         eachCell(v.water, (r, c, ch) => pen.square(r, c, ch === "%" ? ANTS.water : ANTS.land));
         pen.grid(v.water.length, v.water[0].length, ANTS.grid);
-        v.food.forEach(([r, c]) => pen.square(r, c, ANTS.food, 0.3));
+        v.food.forEach(([r, c]) => pen.square(r, c, ANTS.food, SIZE.item));
         v.hills.forEach(([r, c, owner, razed]) => {
-          const colour = razed ? ANTS.razed : playerColour(owner);
-          pen.ring(r + 0.5, c + 0.5, 0.42, colour, 0.14);
-          if (razed) pen.text(r + 0.5, c + 0.5, "x", ANTS.razed);
+          pen.ring(r, c, SIZE.hill, razed ? ANTS.razed : playerColour(owner), SIZE.hillLine);
+          if (razed) pen.text(r, c, "x", ANTS.razed);
         });
         v.ants.forEach(([r, c, owner]) => {
-          pen.disc(r + 0.5, c + 0.5, 0.27, playerColour(owner));
-          pen.text(r + 0.5, c + 0.5, "abcd"[owner] || "", TEXT_LIGHT, 0.42);
+          pen.disc(r, c, SIZE.unit, playerColour(owner));
+          pen.text(r, c, ANT_LETTERS[owner], TEXT_LIGHT, SIZE.small);
         });
       },
       info(v, seat) {
@@ -265,31 +290,28 @@
         eachCell(v.board, (r, c, ch) => {
           pen.square(r, c, RUNNER.empty);
           if (ch === "=") {
-            pen.square(r, c, RUNNER.brick, 0.03);
-            pen.line(r + 0.5, c, r + 0.5, c + 1, RUNNER.mortar, 0.06);
+            pen.square(r, c, RUNNER.brick, SIZE.block);
+            pen.line(r + 0.5, c, r + 0.5, c + 1, RUNNER.mortar);
           } else if (ch === "H") {
-            pen.line(r, c + 0.25, r + 1, c + 0.25, RUNNER.ladder, 0.08);
-            pen.line(r, c + 0.75, r + 1, c + 0.75, RUNNER.ladder, 0.08);
-            pen.line(r + 0.3, c + 0.25, r + 0.3, c + 0.75, RUNNER.ladder, 0.06);
-            pen.line(r + 0.75, c + 0.25, r + 0.75, c + 0.75, RUNNER.ladder, 0.06);
+            pen.ladder(r, c, RUNNER.ladder);
           } else if (ch === "*") {
-            pen.disc(r + 0.5, c + 0.5, 0.22, RUNNER.gold);
+            pen.disc(r, c, SIZE.gold, RUNNER.gold);
           } else if (ch === "-") {
-            pen.outline(r, c, RUNNER.hole, 0.08);
+            pen.outline(r, c, RUNNER.hole, SIZE.enemy);
           }
         });
         eachCell(v.visited, (r, c, seen) => {
-          if (seen === "1") pen.square(r, c, RUNNER.visited, 0.4);
+          if (seen === "1") pen.square(r, c, RUNNER.visited, SIZE.visited);
         });
         v.enemies.forEach(([r, c, alive, trapped]) => {
           if (!alive) return;
-          pen.square(r, c, trapped ? RUNNER.trapped : RUNNER.enemy, 0.12);
-          pen.text(r + 0.5, c + 0.5, trapped ? "T" : "E", TEXT_DARK);
+          pen.square(r, c, trapped ? RUNNER.trapped : RUNNER.enemy, SIZE.enemy);
+          pen.text(r, c, trapped ? "T" : "E", TEXT_DARK);
         });
         v.runners.forEach(([r, c, alive], seat) => {
           if (!alive) return;
-          pen.disc(r + 0.5, c + 0.5, 0.4, playerColour(seat), TEXT_LIGHT);
-          pen.text(r + 0.5, c + 0.5, RUNNER_LETTERS[seat], TEXT_LIGHT);
+          pen.disc(r, c, SIZE.piece, playerColour(seat), TEXT_LIGHT);
+          pen.text(r, c, RUNNER_LETTERS[seat], TEXT_LIGHT);
         });
       },
       info: (v, seat) => (v.runners[seat][2] ? `at (${v.runners[seat].slice(0, 2).join(",")})`
@@ -304,16 +326,16 @@
       draw(pen, v) {
         eachCell(v.terrain, (r, c, ch) => {
           pen.square(r, c, ch === "W" ? TOWERS.water : ch === "F" ? TOWERS.flag : TOWERS.land);
-          if (ch === "F") pen.flag(r, c, "#c83232");
+          if (ch === "F") pen.flag(r, c, TOWERS.pennant);
         });
         pen.grid(v.terrain.length, v.terrain[0].length, TOWERS.grid);
         v.towers.forEach(([owner, r, c, hp]) => {
-          pen.square(r, c, playerColour(owner), 0.1);
-          pen.outline(r, c, OUTLINE, 0.1, 1);
-          pen.text(r + 0.47, c + 0.5, "T", TEXT_LIGHT);
+          pen.square(r, c, playerColour(owner), SIZE.tower);
+          pen.outline(r, c, OUTLINE, SIZE.tower, 1);
+          pen.text(r, c, "T", TEXT_LIGHT);
           pen.bar(r, c, hp / DATA.config.max_tower_hp);
         });
-        // bots grouped by tile and owner: one disc, the count on it
+        // bots grouped by tile and owner: one disc where they stand on average, the count
         const stacks = new Map();
         v.bots.forEach(([owner, x, y]) => {
           const key = `${owner},${Math.floor(x)},${Math.floor(y)}`;
@@ -324,8 +346,9 @@
           stacks.set(key, stack);
         });
         stacks.forEach(({owner, x, y, count}) => {
-          pen.disc(x / count, y / count, 0.26, playerColour(owner), TEXT_LIGHT);
-          if (count > 1) pen.text(x / count, y / count, count, TEXT_LIGHT, 0.36);
+          const radius = count > 1 ? SIZE.stack : SIZE.bot;
+          pen.discAt(x / count, y / count, radius, playerColour(owner), TEXT_LIGHT);
+          if (count > 1) pen.textAt(x / count, y / count, count, TEXT_LIGHT, radius);
         });
       },
       info(v, seat) {
