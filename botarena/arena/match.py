@@ -19,7 +19,7 @@ import tempfile
 
 from .. import replay as replay_module
 from ..core import rng as rng_module
-from .players import FORFEITED, env_game, make_player
+from .players import FORFEITED, Player, env_game, make_player
 from .spec import parse_spec
 
 MAX_PRINTED_WARNINGS = 5        # per seat; the rest are counted
@@ -58,7 +58,8 @@ def log_paths(record, log_dir, count):
 
 def play(env_id, players, seed=None, config=None, record=None, log_dir=None, limits=None,
          in_process=False, deterministic=True, err=None):
-    """Play one game of ``env_id`` between ``players`` (spec strings, one per seat).
+    """Play one game of ``env_id`` between ``players`` (spec strings, one per seat; or a
+    ``Player`` made for its seat, e.g. ``botarena.play``'s person at the keyboard).
 
     ``config``: Config fields; ``limits``: ``Limits`` fields over each protocol's
     defaults (e.g. ``{"turn_s": 2.0}``); ``in_process``: run python: agents inside this
@@ -67,7 +68,11 @@ def play(env_id, players, seed=None, config=None, record=None, log_dir=None, lim
     ``over``, ``forfeit`` (seats), ``seats`` (each ``SeatStats.summary()``), ``record``,
     ``logs``."""
     err = err or sys.stderr
-    specs = [parse_spec(p) for p in players]
+    specs = [p.spec if isinstance(p, Player) else parse_spec(p) for p in players]
+    for k, player in enumerate(players):
+        if isinstance(player, Player) and player.seat != k:
+            raise ValueError(f"player {player.spec.name!r} was made for seat {player.seat}, "
+                             f"given for seat {k}")
     seed = int(rng_module.fresh_seed() if seed is None else seed)
     game = env_game(env_id, config)
     if len(specs) != game.num_agents:
@@ -90,8 +95,9 @@ def play(env_id, players, seed=None, config=None, record=None, log_dir=None, lim
         if stats.warnings == MAX_PRINTED_WARNINGS:
             print(f"warning: seat {seat}: further warnings only counted", file=err, flush=True)
 
-    seats = [make_player(spec, env_id, game, k, seed, warn, logs[k], limits, in_process,
-                         deterministic) for k, spec in enumerate(specs)]
+    seats = [player if isinstance(player, Player) else
+             make_player(spec, env_id, game, k, seed, warn, logs[k], limits, in_process,
+                         deterministic) for k, (player, spec) in enumerate(zip(players, specs))]
     recorder = None
     try:
         if record:
@@ -105,7 +111,7 @@ def play(env_id, players, seed=None, config=None, record=None, log_dir=None, lim
             recorder = None
         while not game.over[0] and not any(p.forfeit for p in seats):
             live = game.live_agents(0)
-            for a in live:
+            for a in sorted(live, key=lambda a: not seats[a].untimed):
                 seats[a].request(game)
             actions = game.actions * 0
             for a in live:

@@ -14,7 +14,8 @@
 - ``InProcessAgentPlayer`` (``python:`` with ``in_process=True``): the agent class run in
   the match process, for debugging only (no limits, no isolation).
 
-A player has ``start(game, e)`` and ``ready(game, e)`` (every player is started before
+A player has ``untimed`` (a person, who thinks without a clock: asked before the others
+each turn, so that no program's clock runs meanwhile), ``start(game, e)`` and ``ready(game, e)`` (every player is started before
 any is waited for), ``request(game, e)`` (send the turn's message: every
 player is asked before any reply is read, so programs think at the same time),
 ``respond(game, e)`` (the seat's action), ``finish(game, e)`` and ``close()``, and keeps
@@ -101,6 +102,7 @@ def check_action(game, seat, action):
 class Player:
     eliminated = False        # set when the contest takes the seat out (apply once)
     forfeit = False
+    untimed = False
 
     def __init__(self, spec, seat, warn):
         self.spec, self.seat, self.warn = spec, seat, warn

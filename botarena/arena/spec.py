@@ -12,6 +12,9 @@
 - ``cmd:PROGRAM ARGS``: an external program speaking the game's contest protocol on its
   stdin / stdout (split as a shell would split it, e.g. ``cmd:"./mybot --fast"``).
 
+A person at the keyboard (``botarena.play``) plays a seat as kind ``HUMAN``, which no spec
+string names.
+
 ``parse_spec(text)`` returns a ``PlayerSpec`` or raises ``SpecError`` (a ``ValueError``)
 saying what is wrong: an unknown kind, a missing file, an empty command.
 """
@@ -20,6 +23,7 @@ import shlex
 from dataclasses import dataclass
 
 KINDS = ("bot", "policy", "rllib", "python", "cmd")
+HUMAN = "human"
 DEFAULT_CLASS = "Agent"
 
 
@@ -29,7 +33,7 @@ class SpecError(ValueError):
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """``kind`` (one of ``KINDS``), ``target`` (the bot name, the model or agent file, or
+    """``kind`` (one of ``KINDS``, or ``HUMAN``), ``target`` (the bot name, the model or agent file, or
     the command's argv as a tuple), ``cls`` (python: the class name), ``text`` (as given)."""
     kind: str
     target: object
@@ -39,7 +43,7 @@ class PlayerSpec:
     @property
     def name(self):
         """A short name for tables and logs."""
-        if self.kind == "bot":
+        if self.kind in ("bot", HUMAN):
             return self.text
         if self.kind == "cmd":
             return "cmd:" + os.path.basename(self.target[0])
@@ -49,8 +53,9 @@ class PlayerSpec:
 
     @property
     def runs_in_process(self):
-        """bot:, policy: and rllib: players run inside the match; python: and cmd: never do."""
-        return self.kind in ("bot", "policy", "rllib")
+        """bot:, policy: and rllib: players (and a person) run inside the match; python:
+        and cmd: never do."""
+        return self.kind in ("bot", "policy", "rllib", HUMAN)
 
 
 def _existing_file(path, what, text):
