@@ -308,8 +308,8 @@ class Writer:
 
 class GifWriter(Writer):
     """An animated GIF of the game's ``render_rgb`` pictures, ``fps`` a second (Pillow, in
-    the ``render`` extra).  Frames are kept with a palette of their own colours, a quarter
-    of their RGB size, until the end."""
+    the ``render`` extra).  Frames are kept with a palette of their own colours (a third of
+    their RGB size) until the end."""
 
     def __init__(self, out, fps=GIF_FPS):
         try:

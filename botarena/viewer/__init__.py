@@ -7,11 +7,11 @@ the game are inlined into ``page.html``, and its Content-Security-Policy forbids
 anything.  ``botarena replay FILE --html OUT.html`` does the same from the command line.
 
 The page holds one frame per position (after the reset and after every line of the
-replay): the game's turn (``state.steps``), whether it is over, every player's score, each agent's actions of
-the turn that led there (``games.GameView.labels``) and the position as the game's
-compact view (``games.GameView.view``), each view key written only where it differs from
-the previous frame's (a map is written once a game).  A 1000-turn game stays within a
-few MB.  The page draws the position on a canvas for each of the five games, with
+replay): the game's turn (``state.steps``), whether it is over, every player's score, each
+agent's actions of the turn that led there (``games.GameView.labels``) and the position as
+the game's compact view (``games.GameView.view``), each view key written only where it
+differs from the previous frame's (a map is written once a game).  A 1000-turn game stays
+within a few MB.  The page draws the position on a canvas for each of the five games, with
 controls to play, pause, step and scrub, a speed, a chart of the scores per turn, and the
 turn (``#turn``), the frame (``#frame``), each score (``#score-<seat>``) and the actions
 (``#actions``) as text.

@@ -2,11 +2,12 @@
 a turn's actions.
 
 ``VIEWS[env_id]`` is a ``GameView``: ``view(snapshot)`` (plain JSON values, as
-``replay.plain`` makes them) keeps only what the page draws, in
-screen cells (``[row, col]``, row 0 at the top; towers' unit positions are continuous),
-grids as strings of one character a cell; ``labels(before, actions)`` names what each
-agent commanded in a turn (``before``: the view of the position the turn was played in).
-The page's drawing code (``viewer.js``) reads the same keys, one drawer per env id.
+``replay.plain`` makes them) keeps only what the page draws, in screen cells (``[row,
+col]``, row 0 at the top; towers' unit positions are continuous), grids as strings of one
+character a cell; ``labels(before, actions)`` names what each agent did in a turn
+(``before``: the view of the position the turn was played in; in ants and towers, the
+commands given to the agent's own units, in the game's ``(x, y)``).  The page's drawing
+code (``viewer.js``) reads the same keys, one drawer per env id.
 """
 import math
 from dataclasses import dataclass
