@@ -8,7 +8,7 @@ anything.  ``botarena replay FILE --html OUT.html`` does the same from the comma
 
 The page holds one frame per position (after the reset and after every line of the
 replay): the game's turn (``state.steps``), whether it is over, every player's score, each
-agent's actions of the turn that led there (``games.GameView.labels``) and the position as
+agent's actions of the turn that led there (``games.ActionLabels``) and the position as
 the game's compact view (``games.GameView.view``), each view key written only where it
 differs from the previous frame's (a map is written once a game).  A 1000-turn game stays
 within a few MB.  The page draws the position on a canvas for each of the five games, with
@@ -22,7 +22,7 @@ import re
 from importlib import resources
 
 from .. import replay
-from .games import VIEWS
+from .games import VIEWS, ActionLabels
 
 TEMPLATE = "page.html"
 STYLE = "viewer.css"
@@ -40,13 +40,15 @@ class HtmlWriter(replay.Writer):
             raise replay.ReplayError(f"the web viewer has no drawing of env {env_id!r} "
                                      f"(it draws {', '.join(VIEWS)})")
         self.game_view = VIEWS[env_id]
-        self.frames, self.before = [], None
+        self.frames, self.before, self.labels = [], None, None
 
     def add(self, game):
         super().add(game)
+        if self.labels is None:
+            self.labels = ActionLabels(game, self.game_view)
         view = self.game_view.view(replay.plain(game.snapshot(0)))
         turn = int(game.state.steps[0])
-        labels = [] if turn == 0 else self.game_view.labels(self.before, game.actions[0].tolist())
+        labels = [] if turn == 0 else self.labels(self.before, game.actions[0].tolist())
         changed = {key: value for key, value in view.items()
                    if self.before is None or self.before[key] != value}
         self.frames.append({"turn": turn, "over": bool(game.over[0]),
@@ -57,7 +59,8 @@ class HtmlWriter(replay.Writer):
     def finish(self, result):
         header = self.header
         data = {"env": header["env"], "agents": header["agents"], "seed": header["seed"],
-                "config": header["config"], "result": result, "frames": self.frames}
+                "config": header["config"], "result": result, "grid": self.game_view.grid,
+                "frames": self.frames}
         title = f"{header['env']}: {' vs '.join(header['agents'])}"
         with open(self.out, "w", encoding="utf-8") as f:
             f.write(page(title, data))

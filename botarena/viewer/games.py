@@ -1,50 +1,66 @@
-"""What the web viewer draws of each game: a compact view of a snapshot, and the labels of
-a turn's actions.
+"""What the web viewer draws of each game, and how it names a turn's actions.
 
 ``VIEWS[env_id]`` is a ``GameView``: ``view(snapshot)`` (plain JSON values, as
-``replay.plain`` makes them) keeps only what the page draws, in screen cells (``[row,
-col]``, row 0 at the top; towers' unit positions are continuous), grids as strings of one
-character a cell; ``labels(before, actions)`` names what each agent did in a turn
-(``before``: the view of the position the turn was played in; in ants and towers, the
-commands given to the agent's own units, in the game's ``(x, y)``).  The page's drawing
-code (``viewer.js``) reads the same keys, one drawer per env id.
+``replay.plain`` makes them) keeps only what the page draws, in the cells of the game's
+picture (``[row, col]``, row 0 at the top, as ``render_rgb`` draws it; towers' unit
+positions are continuous), grids as strings of one character a cell; ``grid`` names the
+view's key whose rows are the board's rows; for a game of a command per cell, ``units(view,
+seat)`` lists the cells of the seat's units.  The page's drawing code (``viewer.js``) reads
+the same keys, one drawer per env id.
+
+``ActionLabels`` names each seat's action through the game's own ``action_meanings`` and
+``seat_view`` (so a seat shown its board turned or mirrored reads as the picture shows it).
 """
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
+
+import numpy as np
 
 from ..envs.ants.constants import CHAR_WATER
-from ..envs.ants.constants import COMMAND_NAMES as ANT_COMMANDS
-from ..envs.ants.constants import Command as AntCommand
-from ..envs.coderunner.constants import ACTION_NAMES as RUNNER_ACTIONS
-from ..envs.dungeon.constants import Action as DungeonAction
-from ..envs.paint.constants import Action as PaintAction
-from ..envs.towers.constants import COMMAND_NAMES as TOWER_COMMANDS
-from ..envs.towers.constants import FIRST_MOVE, NUM_PLAYERS, Command
-from ..envs.towers.rules import view_direction, view_tile
 
-MAX_LISTED = 12          # commands listed per agent and turn in per-cell games; then a count
+MAX_LISTED = 12          # commands listed per seat and turn in per-cell games; then a count
 POSITION_DIGITS = 2      # decimals kept of towers' continuous unit positions
 
 
 @dataclass(frozen=True)
 class GameView:
-    view: Callable        # snapshot -> dict of what the page draws
-    labels: Callable      # (view before the turn, actions of every agent) -> [[str]] per agent
+    view: Callable                    # snapshot -> dict of what the page draws
+    grid: str                         # the view's key holding the board's rows
+    units: Optional[Callable] = None  # (view, seat) -> [(row, col)] of the seat's units
 
 
-def _named(names):
-    """Labels of a game whose agents each play one action: its name."""
-    return lambda before, actions: [[names[int(a)]] for a in actions]
+class ActionLabels:
+    """``labels(before, actions)``: what each seat did in a turn (``before``: the view of
+    the position it was played in), as lists of strings: the name of its action, or for a
+    command per cell the commands given to its own units, ``(row,col) NAME``, at most
+    ``MAX_LISTED`` and then how many more."""
 
+    def __init__(self, game, game_view):
+        self.game_view = game_view
+        self.names = [meaning.name for meaning in game.action_meanings]
+        self.seats = []
+        for seat in range(game.num_agents):
+            cells, commands = game.seat_view(seat)
+            entries = None if cells is None else np.argsort(cells)  # picture cell -> entry
+            self.seats.append((entries, commands))
 
-def _listed(commands):
-    """Labels of one agent's ``((x, y), name)`` commands (the game's own coordinates), at
-    most ``MAX_LISTED``."""
-    labels = [f"({x},{y}) {name}" for (x, y), name in commands[:MAX_LISTED]]
-    if len(commands) > MAX_LISTED:
-        labels.append(f"+{len(commands) - MAX_LISTED} more")
-    return labels
+    def __call__(self, before, actions):
+        return [self._seat(seat, action, before) for seat, action in enumerate(actions)]
+
+    def _seat(self, seat, action, before):
+        entries, commands = self.seats[seat]
+        if entries is None:
+            return [self.names[commands[action]]]
+        width = len(before[self.game_view.grid][0])
+        given = []
+        for row, col in sorted(self.game_view.units(before, seat)):
+            command = commands[action[entries[row * width + col]]]
+            if command:                 # 0 is the no-op
+                given.append(f"({row},{col}) {self.names[command]}")
+        if len(given) > MAX_LISTED:
+            given[MAX_LISTED:] = [f"+{len(given) - MAX_LISTED} more"]
+        return given
 
 
 def _digits(row):
@@ -83,15 +99,8 @@ def ants_view(s):
             "alive": [int(v) for v in s["alive"]]}
 
 
-def ants_labels(before, actions):
-    width = len(before["water"][0])
-    labels = []
-    for agent, commands in enumerate(actions):
-        own = [(r, c) for r, c, owner in before["ants"] if owner == agent]
-        given = [((c, r), ANT_COMMANDS[commands[r * width + c]]) for r, c in own
-                 if commands[r * width + c] != AntCommand.STAY]
-        labels.append(_listed(given))
-    return labels
+def ants_units(view, seat):
+    return [(r, c) for r, c, owner in view["ants"] if owner == seat]
 
 
 # -- coderunner_v0: (row, col); (-1, -1) for the dead ------------------------------------------
@@ -114,30 +123,15 @@ def towers_view(s):
             "turn_scores": [int(v) for v in s["turn_scores"]]}
 
 
-def towers_labels(before, actions):
-    size = len(before["terrain"])
-    tiles = size * size
-    labels = []
-    for agent in range(NUM_PLAYERS):
-        units = {(math.floor(x), math.floor(y)) for owner, x, y, _ in before["bots"]
-                 if owner == agent}
-        units |= {(x, y) for owner, x, y, _ in before["towers"] if owner == agent}
-        given = []
-        for x, y in sorted(units):
-            command = int(actions[agent][view_tile.py_func(x * size + y, agent, tiles)])
-            if command == Command.NOOP:
-                continue
-            if command < Command.BLAST:     # a move, turned into the absolute direction
-                command = FIRST_MOVE + view_direction.py_func(command - FIRST_MOVE, agent)
-            given.append(((x, y), TOWER_COMMANDS[command]))
-        labels.append(_listed(given))
-    return labels
+def towers_units(view, seat):
+    bots = {(math.floor(x), math.floor(y)) for owner, x, y, _ in view["bots"] if owner == seat}
+    return bots | {(x, y) for owner, x, y, _ in view["towers"] if owner == seat}
 
 
 VIEWS = {
-    "paint_v0": GameView(paint_view, _named([a.name for a in PaintAction])),
-    "dungeon_v0": GameView(dungeon_view, _named([a.name for a in DungeonAction])),
-    "ants_v0": GameView(ants_view, ants_labels),
-    "coderunner_v0": GameView(coderunner_view, _named(RUNNER_ACTIONS)),
-    "towers_v0": GameView(towers_view, towers_labels),
+    "paint_v0": GameView(paint_view, "colour"),
+    "dungeon_v0": GameView(dungeon_view, "tiles"),
+    "ants_v0": GameView(ants_view, "water", ants_units),
+    "coderunner_v0": GameView(coderunner_view, "board"),
+    "towers_v0": GameView(towers_view, "terrain", towers_units),
 }

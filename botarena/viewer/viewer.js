@@ -175,8 +175,7 @@
 
   const seatLetter = (seat) => String.fromCharCode("A".charCodeAt(0) + seat);
 
-  // -- one drawer per game: size(view) -> [rows, cols], draw(pen, view), info(view, seat),
-  //    legend: [colour, text] -----------------------------------------------------------
+  // -- one drawer per game: draw(pen, view), info(view, seat), legend: [colour, text] -----
   const PAINT = {obstacle: "#3c3c3c", neutral: "#ebebeb", grid: "#c8c8c8"};
   const DUNGEON = {floor: "#ebe1c8", metal: "#505050", seam: "#3a3a3a", wood: "#a0703c",
                    grain: "#6e4a24", ore: "#c08040", ammo: "#2a7fff", treasure: "#f0c020",
@@ -194,7 +193,6 @@
 
   const DRAWERS = {
     paint_v0: {
-      size: (v) => [v.colour.length, v.colour[0].length],
       draw(pen, v) {
         v.colour.forEach((row, r) => row.forEach((value, c) => {
           const colour = value < 0 ? PAINT.obstacle
@@ -214,7 +212,6 @@
     },
 
     dungeon_v0: {
-      size: (v) => [v.tiles.length, v.tiles[0].length],
       draw(pen, v) {
         eachCell(v.tiles, (r, c, tile) => {
           pen.square(r, c, DUNGEON.floor);
@@ -261,7 +258,6 @@
     },
 
     ants_v0: {
-      size: (v) => [v.water.length, v.water[0].length],
       draw(pen, v) {
         eachCell(v.water, (r, c, ch) => pen.square(r, c, ch === "%" ? ANTS.water : ANTS.land));
         pen.grid(v.water.length, v.water[0].length, ANTS.grid);
@@ -285,7 +281,6 @@
     },
 
     coderunner_v0: {
-      size: (v) => [v.board.length, v.board[0].length],
       draw(pen, v) {
         eachCell(v.board, (r, c, ch) => {
           pen.square(r, c, RUNNER.empty);
@@ -322,7 +317,6 @@
     },
 
     towers_v0: {
-      size: (v) => [v.terrain.length, v.terrain[0].length],
       draw(pen, v) {
         eachCell(v.terrain, (r, c, ch) => {
           pen.square(r, c, ch === "W" ? TOWERS.water : ch === "F" ? TOWERS.flag : TOWERS.land);
@@ -451,7 +445,8 @@
   function show(index) {
     current = Math.max(0, Math.min(frames.length - 1, index));
     const frame = frames[current];
-    const [rows, cols] = drawer.size(frame.view);
+    const rows = frame.view[DATA.grid].length;
+    const cols = frame.view[DATA.grid][0].length;
     const cell = Math.max(MIN_CELL, Math.min(MAX_CELL,
       Math.floor(MAX_BOARD_PIXELS / Math.max(rows, cols))));
     if (board.width !== cols * cell || board.height !== rows * cell) {
