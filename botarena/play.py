@@ -61,7 +61,7 @@ ENTER, SPACE, TAB, ESCAPE = "enter", "space", "tab", "esc"
 END_TURN_KEYS = (ENTER, SPACE)
 NEXT_UNIT_KEY = TAB
 QUIT_KEY = ESCAPE
-KEY_LABELS = {UP: "\u2191", DOWN: "\u2193", LEFT: "\u2190", RIGHT: "\u2192", ENTER: "ENTER",
+KEY_LABELS = {UP: "UP", DOWN: "DOWN", LEFT: "LEFT", RIGHT: "RIGHT", ENTER: "ENTER",
               SPACE: "SPACE", TAB: "TAB", ESCAPE: "ESC"}
 VERB_SHIFTS = 2                  # the first verb with directions plain, the second shifted
 KEY_COLUMN = 12                  # width of the keys' column in the help
@@ -88,7 +88,7 @@ class Click:
 
 
 def key_label(key):
-    """How the screens name ``key``: ``W``, ``SHIFT+W``, an arrow, ``ENTER``, ..."""
+    """How the screens name ``key``: ``W``, ``SHIFT+W``, ``UP``, ``ENTER``, ..."""
     if key in KEY_LABELS:
         return KEY_LABELS[key]
     return "SHIFT+" + key if key.isupper() else key.upper()
@@ -217,7 +217,7 @@ class Controls:
         lines += [f"{'/'.join(key_label(k) for k in b.keys):<{KEY_COLUMN}}{b.label}"
                   for b in self.bindings]
         if self.per_cell:
-            lines += [f"{''.join(key_label(k) for k in CURSOR_STEPS):<{KEY_COLUMN}}cursor"]
+            lines += [f"{'arrows':<{KEY_COLUMN}}cursor"]
             if clicks:
                 lines += [f"{'click':<{KEY_COLUMN}}pick a tile"]
             lines += [f"{key_label(NEXT_UNIT_KEY):<{KEY_COLUMN}}next unit",

@@ -86,7 +86,7 @@ def test_terminal_paint_walks_and_quits():
         lines = term.screen("turns_left=4")
         board = board_of(lines, 10, 10)
         assert find(board, "A") == [(0, 1)] and board[0][0] == "a"
-        assert any(line.endswith("walk east") and "D/\u2192" in line for line in lines)
+        assert any(line.endswith("walk east") and "D/RIGHT" in line for line in lines)
         term.send("k")                                           # no action on k
         assert "turns_left=4" in "\n".join(term.screen("no action on K"))
         term.send(ESC)
