@@ -1,5 +1,7 @@
 """ants_v0 env: PettingZoo API, spaces, masks, observations from each colony's side,
 determinism and batch equivalence, bots, bad input, snapshot and renders."""
+import pickle
+
 import numpy as np
 import pytest
 from gymnasium import spaces
@@ -45,6 +47,11 @@ def test_spaces():
     assert flat.shape == (2000,) and flat.dtype == np.int8
     assert np.array_equal(np.concatenate(rows), flat)
     assert env.action_space("colony_0").sample(rows).shape == (400,)
+    # one [cells, commands] array under the tuple: numpy, copies and pickles see the rows
+    assert np.array_equal(np.asarray(rows), flat.reshape(400, 5))
+    assert rows == tuple(rows) and rows[7].shape == (5,)
+    again = pickle.loads(pickle.dumps(rows))
+    assert type(again) is type(rows) and np.array_equal(np.asarray(again), np.asarray(rows))
     assert parallel_env(obs_dtype="float32").observation_space("colony_0").dtype == np.float32
 
 

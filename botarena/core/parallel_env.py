@@ -4,7 +4,8 @@ Per step it validates the actions, calls the game's step kernel once and builds 
 dicts.  Observations and masks are views of one fresh copy per step (safe to keep).
 ``infos[agent]`` holds ``score`` (the game's own score) and ``action_mask`` (int8, 1 =
 legal): an array for ``Discrete`` actions; for ``MultiDiscrete`` commands per cell, a
-tuple of one row per cell, as Gymnasium's ``MultiDiscrete.sample(mask)`` takes it
+``CellMasks``: a tuple of one row per cell as Gymnasium's ``MultiDiscrete.sample(mask)``
+takes it, made from one ``[cells, commands]`` array without a row object per cell
 (``action_mask(agent)`` gives the flat array that MaskablePPO takes).
 An agent that sends no action plays action 0 (the games' no-op).  Stepping after the
 game ended raises ``RuntimeError``; unknown agents and bad actions raise ``ValueError``
@@ -20,6 +21,43 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from .window import HumanWindow
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
+
+
+class CellMasks(tuple):
+    """The mask of a command-per-cell action: a tuple of one int8 row per cell to Python
+    and Gymnasium (``len``, indexing, iteration; ``MultiDiscrete.sample(mask)`` takes it),
+    held as the one ``[cells, commands]`` array ``array`` (``np.asarray`` gives it back):
+    ants_v0's 400 rows cost a tuple of 400 arrays a step before."""
+
+    def __new__(cls, array):
+        masks = super().__new__(cls)
+        masks.array = array
+        return masks
+
+    def __getnewargs__(self):
+        return (self.array,)
+
+    def __len__(self):
+        return len(self.array)
+
+    def __iter__(self):
+        return iter(self.array)
+
+    def __getitem__(self, index):
+        return self.array[index]
+
+    def __array__(self, dtype=None, copy=None):
+        return self.array if dtype is None else self.array.astype(dtype)
+
+    def __eq__(self, other):
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return len(other) == len(self) and all(np.array_equal(a, b) for a, b in zip(self, other))
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"CellMasks({self.array!r})"
 
 
 class BatchedParallelEnv(ParallelEnv):
@@ -97,7 +135,7 @@ class BatchedParallelEnv(ParallelEnv):
 
     def _info_mask(self, mask):
         if self._action_shape:
-            return tuple(mask.reshape(-1, self._action_values))
+            return CellMasks(mask.reshape(-1, self._action_values))
         return mask
 
     def check_action(self, agent, action):
