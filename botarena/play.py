@@ -3,7 +3,8 @@ botarena.play``).
 
 ::
 
-    botarena play ENV_ID [--vs PLAYER ...] [--seat K] [--seed S] [--config K=V ...] [--tui]
+    botarena play ENV_ID [--vs PLAYER ...] [--seat K] [--seed S] [--config K=V ...]
+                  [--record FILE] [--tui]
 
 ``--vs`` takes arena player specs (``bot:NAME``, ``policy:PATH``, ``python:FILE``,
 ``cmd:...``; default ``bot:greedy``): one per other seat, or one for all of them.  The
@@ -11,7 +12,8 @@ match is the arena's (``botarena.arena.match.play``): the person is a seat's
 ``HumanPlayer``, asked each turn before the programs, so that no program's clock runs
 while the person thinks.  The turn advances when the person has chosen (holding a key
 down repeats it, a turn a repeat).  Once the game ends, the last position stays on
-screen until a key is pressed; then the result is printed.
+screen until a key is pressed; then the result is printed.  ``--record FILE`` writes the
+game as a replay (``botarena replay FILE --html game.html`` to watch it again).
 
 Keys (the screen lists them; they come from the game's ``action_meanings``): actions
 named by a direction (``WALK_NE``, ``LEFT``, ``MOVE_S``, ``N``) take the key of that
@@ -462,10 +464,10 @@ def opponents(vs, seats, seat):
     return dict(zip(others, vs))
 
 
-def play(env_id, open_screen, vs=None, seat=0, seed=None, config=None):
+def play(env_id, open_screen, vs=None, seat=0, seed=None, config=None, record=None):
     """Play ``env_id`` in ``seat`` at the ``Screen`` that ``open_screen()`` opens, against
     ``vs`` (player specs, see ``opponents``); the arena's match result, or ``Quit`` when
-    the person quits."""
+    the person quits.  ``record``: write the game as a replay there."""
     from .arena.match import play as play_match
     from .arena.players import env_game
     seats = env_game(env_id, config).num_agents
@@ -475,13 +477,14 @@ def play(env_id, open_screen, vs=None, seat=0, seed=None, config=None):
     players = [HumanPlayer(k, open_screen) if k == seat else others[k] for k in range(seats)]
     warnings = io.StringIO()          # the arena's warnings, shown once the screen is closed
     try:
-        return play_match(env_id, players, seed=seed, config=config, err=warnings)
+        return play_match(env_id, players, seed=seed, config=config, record=record,
+                          err=warnings)
     finally:
         sys.stderr.write(warnings.getvalue())
 
 
-def build_parser():
-    parser = argparse.ArgumentParser(prog="botarena play", description=__doc__.split("\n\n")[0])
+def add_arguments(parser):
+    """``botarena play``'s arguments (here and in the ``botarena`` console script)."""
     parser.add_argument("env", help="env id, e.g. paint_v0")
     parser.add_argument("--vs", action="append", metavar="PLAYER",
                         help=f"an arena player spec for the other seats (default "
@@ -490,21 +493,21 @@ def build_parser():
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--config", nargs="*", default=[], metavar="K=V",
                         help="Config fields, values as JSON where they parse (max_turns=50)")
+    parser.add_argument("--record", metavar="FILE", help="write the game as a replay")
     parser.add_argument("--tui", action="store_true",
                         help="play in the terminal instead of a pygame window")
-    return parser
 
 
-def main(argv=None):
+def command(args):
+    """Run ``botarena play`` with parsed ``args``; the exit status."""
     from .arena.match import format_result
     from .registry import env_module
     from .training.evaluate import parse_config
-    args = build_parser().parse_args(argv)
     try:
         env_module(args.env)
         open_screen = TerminalScreen if args.tui else lambda: WindowScreen(f"botarena {args.env}")
         result = play(args.env, open_screen, args.vs, args.seat, args.seed,
-                      parse_config(args.config))
+                      parse_config(args.config), args.record)
     except (Quit, KeyboardInterrupt):
         print("you quit the game")
         return 0
@@ -512,7 +515,15 @@ def main(argv=None):
         print(f"error: {err}", file=sys.stderr)
         return 1
     print(format_result(result))
+    if args.record:
+        print(f"replay: {args.record}")
     return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="botarena play", description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    return command(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import botarena
+from botarena import replay
 from botarena.arena import match
 from botarena.play import (NOOP_KEY, Click, Controls, HumanPlayer, Quit, WindowScreen, bindings,
                            main)
@@ -25,9 +26,9 @@ ESC, ENTER, DOWN = "\x1b", "\n", "\x1b[B"
 class Terminal:
     """``python -m botarena.play ARGS --tui`` on a pseudo-terminal."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, command=("-m", "botarena.play")):
         self.master, slave = os.openpty()
-        self.proc = subprocess.Popen([sys.executable, "-m", "botarena.play", *args, "--tui"],
+        self.proc = subprocess.Popen([sys.executable, *command, *args, "--tui"],
                                      stdin=slave, stdout=slave, stderr=slave,
                                      start_new_session=True)
         os.close(slave)
@@ -94,6 +95,26 @@ def test_terminal_paint_walks_and_quits():
     finally:
         term.proc.kill()
     assert "you quit the game" in term.output
+
+
+def test_console_script_plays_and_records_a_replay(tmp_path):
+    record = tmp_path / "game.jsonl"
+    term = Terminal("paint_v0", "--vs", "bot:greedy", "--seed", "2", "--config",
+                    "board=\"10x10\"", "max_turns=2", "--record", str(record),
+                    command=("-m", "botarena.arena", "play"))
+    try:
+        term.screen("turns_left=2")
+        term.send("d")
+        term.screen("turns_left=1")
+        term.send("s")                                           # the last turn: stay
+        term.screen("turns_left=0")
+        term.send(ENTER)                                         # leave the last position
+        assert term.finish() == 0
+    finally:
+        term.proc.kill()
+    assert f"replay: {record}" in term.output
+    game, header, _ = replay.play(record)
+    assert header["agents"][1] == "bot:greedy" and int(game.state.steps[0]) == 2
 
 
 def test_terminal_ants_commands_a_tile():

@@ -9,6 +9,8 @@
     botarena export-bot MODEL --env ENV_ID --out DIR [--config K=V ...]
     botarena check-bot DIR --env ENV_ID [--opponent PLAYER] [--games N] [--config K=V ...]
     botarena replay FILE [--gif OUT.gif] [--mp4 OUT.mp4] [--html OUT.html]
+    botarena play ENV_ID [--vs PLAYER ...] [--seat K] [--seed S] [--config K=V ...]
+                  [--record FILE] [--tui]
 
 PLAYER is a spec (``bot:NAME``, ``policy:PATH``, ``python:FILE[:CLASS]``,
 ``cmd:"PROGRAM ARGS"``; see ``spec``).  ``--config`` values are JSON where they parse as
@@ -21,7 +23,7 @@ import argparse
 import json
 import sys
 
-from .. import replay
+from .. import play, replay
 from ..training.evaluate import parse_config
 from .spec import SpecError
 
@@ -127,6 +129,9 @@ def build_parser():
     p = sub.add_parser("replay", help="verify a replay; write it as a GIF, MP4 or web page")
     replay.add_arguments(p)
     p.set_defaults(run=replay.command)
+    p = sub.add_parser("play", help="play a game yourself (a window, or --tui)")
+    play.add_arguments(p)
+    p.set_defaults(run=play.command)
     return parser
 
 
