@@ -1,13 +1,24 @@
 """Write the docs site's generated pages: one per game (``docs/games/<env id>.md``) from
 the env module's docstring (its documentation: agents, spaces, rules, rewards, snapshot
-keys, version history) and its ``Config`` (every field with its type, default and allowed
-range), so the site cannot drift from the code.
+keys, version history), its ``Config`` (every field with its type, default and allowed
+range), its scripted bots' win matrix and a picture of each bundled map, so the site
+cannot drift from the code.
 
-    python docs/gen_pages.py          # rewrite the pages
-    python docs/gen_pages.py --check  # exit 1 if a page is out of date (the tests run it)
+    python docs/gen_pages.py             # rewrite the pages
+    python docs/gen_pages.py --check     # exit 1 if a page is out of date (the tests run it)
+    python docs/gen_pages.py --pictures  # also draw every bundled map (docs/img/maps/)
+    python docs/gen_pages.py --matrices  # also play the bots' matrices (minutes; written
+                                         # to docs/bot_matrices.json, which the pages read)
+
+The map pictures are each game's ``render_rgb`` of a reset on that map (its status bar
+and legend below the board); the matrices come from ``botarena.training.bot_matrix`` with ``MATRIX_GAMES``
+games a pair at each game's default config.
 """
 import argparse
 import dataclasses
+import datetime
+import inspect
+import json
 import re
 import sys
 import typing
@@ -15,7 +26,13 @@ from pathlib import Path
 
 import botarena
 
-PAGES = Path(__file__).resolve().parent / "games"
+DOCS = Path(__file__).resolve().parent
+PAGES = DOCS / "games"
+PICTURES = DOCS / "img" / "maps"
+MATRICES = DOCS / "bot_matrices.json"
+MATRIX_GAMES = {"paint_v0": 200, "coderunner_v0": 100, "dungeon_v0": 100, "ants_v0": 100,
+                "towers_v0": 200}
+MATRIX_SEED = 12345
 
 
 def markdown_of_docstring(doc):
@@ -53,31 +70,101 @@ def config_table(config_cls):
     return "\n".join(rows) + "\n"
 
 
-def page(env_id):
+def bundled_maps(env_id):
+    """The names of the maps bundled with the game (its ``maps/*.txt``)."""
+    folder = Path(inspect.getfile(botarena.env_module(env_id).Game)).parent / "maps"
+    return sorted(path.stem for path in folder.glob("*.txt"))
+
+
+def picture_path(env_id, name):
+    return PICTURES / f"{env_id}-{name}.png"
+
+
+def draw_maps(env_id):
+    """A PNG of every bundled map: the board of a game reset on it."""
+    from PIL import Image
+    PICTURES.mkdir(parents=True, exist_ok=True)
+    module = botarena.env_module(env_id)
+    for name in bundled_maps(env_id):
+        game = module.Game(module.Config(board=name), 1)
+        game.reset(seed=MATRIX_SEED)
+        Image.fromarray(game.render_rgb(0)).save(picture_path(env_id, name))
+
+
+def maps_section(env_id):
+    names = bundled_maps(env_id)
+    lines = ["\n## Bundled maps\n", f"`board=` one of {', '.join(f'`{n}`' for n in names)} "
+             "(drawn at a reset; `python docs/gen_pages.py --pictures` draws them again):\n"]
+    for name in names:
+        lines.append(f"`{name}`:\n\n![{env_id} map {name}](../img/maps/"
+                     f"{picture_path(env_id, name).name})\n")
+    return "\n".join(lines)
+
+
+def play_matrices():
+    """Every game's bot matrix, as ``bot_matrix`` plays it, into ``MATRICES``."""
+    from botarena.training.bot_matrix import bot_matrix
+    tables = {}
+    for env_id, games in MATRIX_GAMES.items():
+        bots = list(botarena.env_module(env_id).Game.bots)
+        tables[env_id] = {"games": games, "seed": MATRIX_SEED,
+                          "date": datetime.date.today().isoformat(),
+                          "table": bot_matrix(env_id, bots, games, MATRIX_SEED)}
+        print(f"{env_id}: done", flush=True)
+    MATRICES.write_text(json.dumps(tables, indent=1) + "\n")
+
+
+def bots_section(env_id, matrices):
+    from botarena.training.bot_matrix import format_matrix
     module = botarena.env_module(env_id)
     bots = ", ".join(f"`{name}`" for name in module.Game.bots)
+    text = f"\n## Scripted bots\n\n`game.bots`, opponents `bot:NAME`: {bots}.\n"
+    entry = matrices.get(env_id)
+    if entry is None or set(entry["table"]) != set(module.Game.bots):
+        return text
+    return (text + f"\nWhat they do to each other: win/draw/loss of the row's bot against the "
+            f"column's over {entry['games']} games a pair, seats alternating, the default "
+            f"config (`python -m botarena.training.bot_matrix {env_id} --bots "
+            f"{' '.join(entry['table'])} --games {entry['games']}`; played {entry['date']}).\n\n"
+            + format_matrix(entry["table"]) + "\n")
+
+
+def page(env_id, matrices):
+    module = botarena.env_module(env_id)
     gym_id = botarena.GYMNASIUM_IDS.get(env_id)
     return (markdown_of_docstring(module.__doc__)
             + f"\n## Config fields\n\n`botarena.parallel_env(\"{env_id}\", **fields)`; "
               f"Gymnasium: `gymnasium.make(\"{gym_id}\", opponent=\"bot:NAME\", **fields)`.\n\n"
             + config_table(module.Config)
-            + f"\nScripted bots (`game.bots`, opponents `bot:NAME`): {bots}.\n")
+            + bots_section(env_id, matrices)
+            + maps_section(env_id))
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--check", action="store_true", help="only check the pages are current")
+    parser.add_argument("--pictures", action="store_true", help="draw the bundled maps too")
+    parser.add_argument("--matrices", action="store_true", help="play the bot matrices too")
     args = parser.parse_args(argv)
+    if args.matrices:
+        play_matrices()
+    matrices = json.loads(MATRICES.read_text()) if MATRICES.exists() else {}
     stale = []
     PAGES.mkdir(exist_ok=True)
     for env_id in botarena.ENV_IDS:
-        path, text = PAGES / f"{env_id}.md", page(env_id)
+        if args.pictures:
+            draw_maps(env_id)
+        path, text = PAGES / f"{env_id}.md", page(env_id, matrices)
+        missing = [name for name in bundled_maps(env_id)
+                   if not picture_path(env_id, name).exists()]
+        if missing:
+            stale.append(f"{env_id}'s map pictures {missing}")
         if not path.exists() or path.read_text() != text:
             stale.append(path.name)
             if not args.check:
                 path.write_text(text)
     if args.check and stale:
-        print(f"out of date: {', '.join(stale)} (run python docs/gen_pages.py)")
+        print(f"out of date: {', '.join(stale)} (run python docs/gen_pages.py [--pictures])")
         return 1
     return 0
 
