@@ -149,24 +149,34 @@ class BatchedParallelEnv(ParallelEnv):
             self._action_index(agent, action)
 
     def _set_array_actions(self, actions):
-        """Commands of array-action games (all checked before any is written); agents that
-        send nothing play 0, the no-op, everywhere."""
-        checked = []
+        """Commands of array-action games, written into the game's action buffer and all
+        checked there, in one compiled pass, before the step; agents that send nothing
+        play 0, the no-op, everywhere."""
+        game = self.game
+        row = game.actions[0]
+        row[...] = 0
         for agent, action in actions.items():
             self._check_agent(agent)
-            checked.append((self._index[agent], self._action_array(agent, action)))
-        row = self.game.actions[0]
-        row[...] = 0
-        for i, array in checked:
-            row[i] = array
+            row[self._index[agent]] = self._shaped(agent, action)
+        i = game._first_outside(game.actions, self._action_values)
+        if i >= 0:
+            self._raise_entries(self.possible_agents[i // row[0].size])
 
-    def _action_array(self, agent, action):
+    def _shaped(self, agent, action):
+        """``action`` as an int array of the action shape, else ``TypeError``."""
         array = np.asarray(action)
         if array.dtype.kind not in "iu" or array.shape != self._action_shape:
             raise TypeError(f"action for {agent!r} must be an int array of shape "
                             f"{self._action_shape}, got {array.dtype} {array.shape}")
+        return array
+
+    def _raise_entries(self, agent):
+        raise ValueError(f"action entries for {agent!r} must be in [0, {self._action_values})")
+
+    def _action_array(self, agent, action):
+        array = self._shaped(agent, action)
         if array.size and (array.min() < 0 or array.max() >= self._action_values):
-            raise ValueError(f"action entries for {agent!r} must be in [0, {self._action_values})")
+            self._raise_entries(agent)
         return array
 
     def step(self, actions):
