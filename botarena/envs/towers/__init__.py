@@ -87,13 +87,10 @@ Other views
 Scripted bots (``bots.py``)
     ``random``, ``greedy`` (rush the flags, transform on them, blast enemy groups),
     ``defensive`` (greedy that also sets guard towers two tiles from the flags on its own
-    half, which blast enemy groups near them).  What they do to each other
-    (``python -m botarena.training.bot_matrix towers_v0 --bots random greedy defensive``,
-    200 games a pair, 1000 turns, the default map; win/draw/loss of the row): greedy vs
-    random 1.00/0.00/0.00, defensive vs random 1.00/0.00/0.00, defensive vs greedy
-    1.00/0.00/0.00, each bot against itself all draws (mirror images).  On random maps
-    (``board="random"``, 40 games, 250 turns) defensive vs greedy is 0.07/0.05/0.88: its
-    guard posts pay off where the flag sits behind water as on the default map.
+    half, which blast enemy groups near them).  On the default map defensive beats
+    greedy in every game (the docs page's bot matrix, ``training.bot_matrix``); on random
+    maps (``board="random"``, 40 games, 250 turns) it loses 0.07/0.05/0.88: its guard
+    posts pay off where the flag sits behind water as on the default map.
 
 Version history
     v0: first release.
