@@ -234,6 +234,18 @@ def test_per_env_defaults_and_overrides():
     assert ENV_CONFIG["dungeon_v0"] == {"view": "board", "shield": True}
 
 
+def test_pretrain_envs_sets_the_recordings_turns():
+    """--pretrain-envs: fewer envs record more turns of each game for the same samples."""
+    from botarena.training.ppo import DEFAULT_PRETRAIN, parse_args, recording_shape, train
+    assert recording_shape(25_600) == (DEFAULT_PRETRAIN["num_envs"], 100)
+    assert recording_shape(32_000, 128) == (128, 250)
+    assert recording_shape(100, 128) == (100, 1)
+    assert parse_args(["--env", "towers_v0"]).pretrain_envs == DEFAULT_PRETRAIN["num_envs"]
+    assert parse_args(["--env", "towers_v0", "--pretrain-envs", "64"]).pretrain_envs == 64
+    with pytest.raises(SystemExit, match="pretrain-envs"):
+        train(parse_args(["--env", "paint_v0", "--pretrain-envs", "0", "--timesteps", "1"]))
+
+
 def test_pretrain_share_must_be_a_share():
     from botarena.training.ppo import parse_args, train
     with pytest.raises(SystemExit, match="pretrain-share"):

@@ -22,7 +22,8 @@ entropy bonus).  Its time counts against ``--minutes``.  ``--dagger-rounds R`` t
 DAgger rounds (``pretrain.dagger``: games where the learner plays its own sampled action
 with probability 1 - ``--dagger-beta``, labelled by the teacher, cloned again), within the
 same time cap as the cloning; with ``--init`` and no ``--pretrain-steps`` they refine the
-loaded model.
+loaded model.  The recordings play ``--pretrain-envs`` games (256) for steps / envs turns
+each: fewer envs reach further into the games.
 
 Policies (``--arch``): ``mlp`` (default): the flattened float32 planes (SB3's
 ``FlattenExtractor``) into 128-128 tanh heads; ``cnn`` (``PlanesCNN``): 3x3 convolutions
@@ -151,6 +152,9 @@ DEFAULT_FINETUNE = {
 # to learnt values, training/paths.py; 4 convolutions, 16 value maps): 1.00 vs random and
 # 0.60 vs the safe bomber in 40 minutes; with 3 convolutions and 8 maps 0.17, 0.47 and 0.54
 # in 5, 20 and 45 minutes, where the ego MLP's clone had reached 0.10 in 20 (README).
+# towers_v0 has no recipe yet (2026-11-25, results.md): cloning the defensive bot (0.94-0.98
+# agreement on its games, 0.56-0.84 on the clone's own in DAgger) then PPO vs greedy lost
+# every game to greedy in 5 and 20 minutes.
 ENV_ARGS = {"ants_v0": {"arch": "cells", "bf16": True, "channels": "32,32,32",
                         "unit_moves": True, "opponent": "random", "pretrain_steps": 25_600,
                         "pretrain_epochs": 3},
@@ -332,6 +336,15 @@ def _ints(text):
     return tuple(int(x) for x in text.split(",") if x)
 
 
+def recording_shape(samples, envs=None):
+    """(envs, turns) of a recording of about ``samples`` teacher samples on at most ``envs``
+    envs (default ``DEFAULT_PRETRAIN["num_envs"]``): fewer envs play more turns of each
+    game (towers_v0 is decided by turn ~250; 256 envs record only its first 100 turns of
+    25600 samples)."""
+    n = min(envs or DEFAULT_PRETRAIN["num_envs"], samples)
+    return n, max(1, samples // n)
+
+
 def opponent_specs(opponent):
     if opponent == "mix":
         return list(MIX)
@@ -409,6 +422,9 @@ def parse_args(argv=None):
     p.add_argument("--pretrain-steps", type=int, default=0,
                    help="teacher samples to clone before PPO (default 0: no warm start; "
                         f"-1: {DEFAULT_PRETRAIN['steps']})")
+    p.add_argument("--pretrain-envs", type=int, default=DEFAULT_PRETRAIN["num_envs"],
+                   help="envs of the cloning's and DAgger's recordings (default "
+                        f"{DEFAULT_PRETRAIN['num_envs']}): steps / envs turns of each game")
     p.add_argument("--pretrain-epochs", type=int, default=DEFAULT_PRETRAIN["epochs"])
     p.add_argument("--pretrain-lr", type=float, default=DEFAULT_PRETRAIN["learning_rate"])
     p.add_argument("--pretrain-minutes", type=float, default=None,
@@ -533,6 +549,8 @@ def train(args):
         raise SystemExit(f"no {args.teacher!r} bot to clone in {args.env}")
     if not 0.0 < args.pretrain_share <= 1.0:
         raise SystemExit(f"--pretrain-share must be in (0, 1], got {args.pretrain_share}")
+    if args.pretrain_envs < 1:
+        raise SystemExit(f"--pretrain-envs must be >= 1, got {args.pretrain_envs}")
     if args.dagger_rounds < 0 or not 0.0 <= args.dagger_beta <= 1.0 \
             or (args.dagger_steps is not None and args.dagger_steps < 1):
         raise SystemExit(f"--dagger-rounds must be >= 0, --dagger-beta in [0, 1] and "
@@ -549,10 +567,9 @@ def train(args):
                             device=args.device, verbose=0, policy_kwargs=policy_kwargs,
                             **ppo_kwargs)
     pretrain_stats = None
+
     def recording(samples):
-        """(envs, turns) of a recording of about ``samples`` teacher samples."""
-        n = min(DEFAULT_PRETRAIN["num_envs"], samples)
-        return n, max(1, samples // n)
+        return recording_shape(samples, args.pretrain_envs)
 
     n, turns = recording(pretrain_steps or DEFAULT_PRETRAIN["steps"])
     teacher_opponents = names if "self" not in names else ["random", args.teacher]
@@ -581,7 +598,7 @@ def train(args):
         # numba's threading layer (asked for by games of 256+ envs) resets the OpenMP
         # threads that torch shares: 2 threads on busy cores ran PPO ~10x slower
         torch.set_num_threads(threads)
-        pretrain_stats["samples"] = n * turns
+        pretrain_stats.update(samples=n * turns, envs=n, turns=turns)
     if args.dagger_rounds:
         from .pretrain import dagger
         n, turns = recording(args.dagger_steps or pretrain_steps or DEFAULT_PRETRAIN["steps"])
