@@ -17,6 +17,7 @@ games a pair at each game's default config.
 import argparse
 import dataclasses
 import datetime
+import importlib
 import inspect
 import json
 import re
@@ -48,7 +49,12 @@ def markdown_of_docstring(doc):
             out.append(line[4:])
         else:
             out.append(line)
-    return re.sub(r"``([^`]+)``", r"`\1`", "\n".join(out)) + "\n"
+    return literal("\n".join(out)) + "\n"
+
+
+def literal(text):
+    """reST ``literal`` as markdown `literal`."""
+    return re.sub(r"``([^`]+)``", r"`\1`", text)
 
 
 def type_name(kind):
@@ -68,6 +74,61 @@ def config_table(config_cls):
         default = f.default if f.default is not dataclasses.MISSING else ""
         rows.append(f"| `{f.name}` | {type_name(hints[f.name])} | `{default!r}` | {allowed} |")
     return "\n".join(rows) + "\n"
+
+
+MEMBER = re.compile(r"^    (\w+) = (\d+)\s*(?:#\s*(.*))?$")
+CONTINUED = re.compile(r"^\s+#\s*(.*)$")
+
+
+def plane_rows(env_id):
+    """``(index, name, meaning)`` of every observation plane: the members of the game's
+    ``constants.Plane`` with the comments written beside them (one source, so the table
+    cannot drift from the code)."""
+    package = botarena.env_module(env_id).Game.__module__.rpartition(".")[0]
+    constants = importlib.import_module(f"{package}.constants")
+    plane = constants.Plane
+    rows = []
+    for line in inspect.getsource(plane).splitlines():
+        member, continued = MEMBER.match(line), CONTINUED.match(line)
+        if member:
+            rows.append([int(member[2]), member[1], member[3] or ""])
+        elif continued and rows:
+            rows[-1][2] += " " + continued[1]
+    if [index for index, _, _ in rows] != [int(p) for p in plane]:
+        raise ValueError(f"{env_id}: constants.Plane's source does not list its members")
+    undocumented = [name for _, name, meaning in rows if not meaning]
+    if undocumented:
+        raise ValueError(f"{env_id}: planes without a comment in constants.py: {undocumented}")
+    return [(index, name, with_values(meaning, constants)) for index, name, meaning in rows]
+
+
+def with_values(text, constants):
+    """``text`` with each named constant of the game followed by its value (once)."""
+    seen = set()
+
+    def value(match):
+        number = getattr(constants, match[0], None)
+        is_number = isinstance(number, (int, float)) and not isinstance(number, bool)
+        if not is_number or match[0] in seen:
+            return match[0]
+        seen.add(match[0])
+        return f"{match[0]} (= {number})"
+    return re.sub(r"\b[A-Z][A-Z0-9_]{2,}\b", value, text)
+
+
+def planes_table(env_id):
+    rows = ["| plane | `Plane.` | value |", "|---|---|---|"]
+    rows += [f"| {index} | `{name}` | {literal(meaning)} |"
+             for index, name, meaning in plane_rows(env_id)]
+    return "\nEvery plane (`constants.Plane`):\n\n" + "\n".join(rows) + "\n"
+
+
+def with_planes(env_id, text):
+    """The page's text with the plane table at the end of its Observations section."""
+    start = text.index("\n## Observations\n")
+    end = text.find("\n## ", start + 1)
+    end = len(text) if end < 0 else end
+    return text[:end].rstrip("\n") + "\n" + planes_table(env_id) + text[end:]
 
 
 def bundled_maps(env_id):
@@ -132,7 +193,7 @@ def bots_section(env_id, matrices):
 def page(env_id, matrices):
     module = botarena.env_module(env_id)
     gym_id = botarena.GYMNASIUM_IDS.get(env_id)
-    return (markdown_of_docstring(module.__doc__)
+    return (with_planes(env_id, markdown_of_docstring(module.__doc__))
             + f"\n## Config fields\n\n`botarena.parallel_env(\"{env_id}\", **fields)`; "
               f"Gymnasium: `gymnasium.make(\"{gym_id}\", opponent=\"bot:NAME\", **fields)`.\n\n"
             + config_table(module.Config)

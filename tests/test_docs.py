@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -37,3 +39,33 @@ def test_readme_references_exist():
     assert any(t.endswith(".gif") for t in local)
     missing = [t for t in local if not (ROOT / t).exists()]
     assert not missing, f"README.md refers to missing files: {missing}"
+
+
+def test_every_observation_plane_is_in_its_page_table():
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import gen_pages
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    import botarena
+    for env_id in botarena.ENV_IDS:
+        env = botarena.parallel_env(env_id)
+        planes = env.observation_space(env.possible_agents[0]).shape[0]
+        rows = gen_pages.plane_rows(env_id)
+        assert [index for index, _, _ in rows] == list(range(planes)), env_id
+        page = (ROOT / "docs" / "games" / f"{env_id}.md").read_text()
+        for index, name, meaning in rows:
+            assert f"| {index} | `{name}` | {gen_pages.literal(meaning)} |" in page, name
+
+
+def test_a_plane_without_a_comment_is_refused(monkeypatch):
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import gen_pages
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    source = "class Plane(IntEnum):\n" + "".join(
+        f"    P{i} = {i}  # binary\n" if i != 4 else f"    P{i} = {i}\n" for i in range(6))
+    monkeypatch.setattr(gen_pages.inspect, "getsource", lambda obj: source)
+    with pytest.raises(ValueError, match="without a comment.*'P4'"):
+        gen_pages.plane_rows("paint_v0")

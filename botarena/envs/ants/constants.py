@@ -41,14 +41,15 @@ class Plane(IntEnum):
 
     Binary planes hold 0 / full (255 in uint8, 1.0 in float32: the core's ``OBS_ONE``);
     hills are full while standing and half once razed; scalars are constant planes."""
-    OWN_ANTS = 0
-    ENEMY_ANTS_1 = 1       # the next colony (own index + 1, mod players)
-    ENEMY_ANTS_2 = 2       # own index + 2 (zero with fewer players)
-    ENEMY_ANTS_3 = 3       # own index + 3 (zero with fewer players)
-    FOOD = 4
+    OWN_ANTS = 0           # binary: the colony's own ants
+    ENEMY_ANTS_1 = 1       # binary: the ants of the next colony (own index + 1, mod
+                           # players)
+    ENEMY_ANTS_2 = 2       # binary: colony own index + 2 (zero with fewer players)
+    ENEMY_ANTS_3 = 3       # binary: colony own index + 3 (zero with fewer players)
+    FOOD = 4               # binary
     OWN_HILLS = 5          # full: standing, half: razed
     ENEMY_HILLS = 6        # full: standing, half: razed (any enemy colony)
-    WATER = 7
+    WATER = 7              # binary
     STORED_FOOD = 8        # constant: min(stored food, FOOD_OBS_CAP) / FOOD_OBS_CAP
     TURN = 9               # constant: turn / max_turns
     ALIVE_PLAYERS = 10     # constant: colonies still in the game / colonies

@@ -67,7 +67,7 @@ class Plane(IntEnum):
     ``OBS_ONE``); a countdown is turns left / its delay.  A bar shows a fraction x of one
     number: its first ``ceil(x * 400)`` cells in reading order are full, the others 0."""
     CELL = 0           # cell code / (NUM_CELL_CODES - 1): EMPTY, BRICK, LADDER, GOLD, REMOVED,
-                       # OWN_SPAWN, OPP_SPAWN (the codes above)
+                       # OWN_SPAWN, OPP_SPAWN
     TIMER = 1          # countdowns: a removed brick's restore, a collected gold's respawn
     OWN = 2            # own runner: full on its cell; when dead its respawn cell holds
                        # 1 - turns left / runner_respawn

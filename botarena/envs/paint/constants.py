@@ -40,12 +40,12 @@ NUM_ACTIONS = 1 + 2 * NUM_DIRECTIONS
 
 class Plane(IntEnum):
     """Observation planes, from the observing agent's side."""
-    OWN_PAINT = 0
-    OPPONENT_PAINT = 1
-    OBSTACLE = 2
-    OWN_AVATAR = 3
-    OPPONENT_AVATAR = 4
-    TIME_LEFT = 5
+    OWN_PAINT = 0          # binary: squares in the own colour
+    OPPONENT_PAINT = 1     # binary: squares in any opponent's colour
+    OBSTACLE = 2           # binary: obstacles (and, in the ego view, squares off the board)
+    OWN_AVATAR = 3         # binary: the observing player's avatar
+    OPPONENT_AVATAR = 4    # binary: the other players' avatars
+    TIME_LEFT = 5          # constant: turns_left / max_turns
 
 
 NUM_PLANES = len(Plane)

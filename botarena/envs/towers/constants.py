@@ -71,15 +71,15 @@ class Plane(IntEnum):
     OWN_BOTS = 0           # min(living own bots on the tile, BOT_COUNT_CAP) / BOT_COUNT_CAP
     OWN_BOT_HP = 1         # their mean HP / max_bot_hp
     ENEMY_BOTS = 2         # as OWN_BOTS for the enemy's bots
-    ENEMY_BOT_HP = 3
+    ENEMY_BOT_HP = 3       # their mean HP / max_bot_hp
     OWN_TOWERS = 4         # full on an own living tower
     OWN_TOWER_HP = 5       # its HP / max_tower_hp
     OWN_TOWER_READY = 6    # full if it may blast (age >= tower_min_blast_age)
-    ENEMY_TOWERS = 7
-    ENEMY_TOWER_HP = 8
-    ENEMY_TOWER_READY = 9
-    WATER = 10
-    FLAG = 11
+    ENEMY_TOWERS = 7       # full on an enemy living tower
+    ENEMY_TOWER_HP = 8     # its HP / max_tower_hp
+    ENEMY_TOWER_READY = 9  # full if it may blast
+    WATER = 10             # binary
+    FLAG = 11              # binary: flag tiles
     TURN = 12              # constant: turn / num_turns
     SCORE_MARGIN = 13      # constant: 1/2 + (own - enemy game points) / (2 MARGIN_CAP), clipped
     TURN_SCORE_MARGIN = 14  # constant: the same for the last turn score, over TURN_SCORE_CAP
