@@ -21,7 +21,7 @@ def play(names, turns=250, board="random"):
     return game.scores.copy()
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "defensive"])
+@pytest.mark.parametrize("name", ["random", "greedy", "defensive", "striped"])
 def test_bots_write_legal_commands_on_own_tiles_only(name):
     game = TowersGame(Config(), 2)
     game.reset(0)
@@ -58,6 +58,43 @@ def test_defensive_guard_towers_beat_greedy_on_the_default_map():
     assert guards                           # towers off the flags, on player 1's half
     assert all(x + y > 29 for x, y in guards)
     assert all(min(max(abs(x - fx), abs(y - fy)) for fx, fy in flags) == 2 for x, y in guards)
+
+
+def play_default(names, turns):
+    """One default-map game of the two bots; returns the game."""
+    game = TowersGame(Config(max_turns=turns), 1)
+    game.reset(11)
+    out = np.zeros((1, 900), dtype=np.int64)
+    while not game.over.all():
+        for a, name in enumerate(names):
+            game.bots[name](game.state, game.params, np.arange(1), np.full(1, a), out)
+            game.actions[:, a] = out
+        game.step()
+    return game
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_striped_towers_on_every_other_flag_row_beat_greedy_on_the_default_map(seat):
+    names = ("striped", "greedy") if seat == 0 else ("greedy", "striped")
+    game = play_default(names, 300)
+    assert game.scores[0, seat] > game.scores[0, 1 - seat]
+    snap = game.snapshot()
+    built = [(t["x"], t["y"]) for t in snap["towers"] if t["owner"] == seat]
+    assert built
+    for x, y in built:                      # on the flag, an even row of the own view
+        assert snap["map"][x].split()[y] == "F"
+        assert (x if seat == 0 else 29 - x) % 2 == 0
+
+
+def test_striped_commands_depend_on_the_board_not_on_the_turn():
+    game = TowersGame(Config(), 1)
+    game.reset(0)
+    out = np.zeros((2, 900), dtype=np.int64)
+    first = np.zeros(1, dtype=np.int64)
+    game.bots["striped"](game.state, game.params, first, first, out[:1])
+    game.state.turn[0] += 3                 # greedy's tie-breaks would rotate
+    game.bots["striped"](game.state, game.params, first, first, out[1:])
+    assert (out[0] == out[1]).all() and out[0, 0] != Command.NOOP
 
 
 def test_greedy_against_itself_plays_mirror_images_to_a_draw():
