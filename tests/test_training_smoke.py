@@ -246,6 +246,17 @@ def test_pretrain_envs_sets_the_recordings_turns():
         train(parse_args(["--env", "paint_v0", "--pretrain-envs", "0", "--timesteps", "1"]))
 
 
+def test_pretrain_class_power_needs_the_cells_policy():
+    from botarena.training.ppo import parse_args, train
+    assert parse_args(["--env", "paint_v0"]).pretrain_class_power == 0.0
+    with pytest.raises(SystemExit, match="pretrain-class-power"):
+        train(parse_args(["--env", "paint_v0", "--pretrain-class-power", "0.5",
+                          "--timesteps", "1"]))
+    with pytest.raises(SystemExit, match="pretrain-class-power"):
+        train(parse_args(["--env", "ants_v0", "--pretrain-class-power", "-1",
+                          "--timesteps", "1"]))
+
+
 def test_pretrain_share_must_be_a_share():
     from botarena.training.ppo import parse_args, train
     with pytest.raises(SystemExit, match="pretrain-share"):

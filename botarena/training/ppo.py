@@ -441,6 +441,10 @@ def parse_args(argv=None):
     p.add_argument("--dagger-beta", type=float, default=DAGGER_BETA,
                    help="share of the teacher's own actions played in a DAgger round "
                         f"(default {DAGGER_BETA})")
+    p.add_argument("--pretrain-class-power", type=float, default=0.0,
+                   help="cells: weight each cell's cloning loss by its teacher command, "
+                        "(most frequent command's count / this command's) ** POWER "
+                        "(pretrain.command_weights; default 0: unweighted)")
     p.add_argument("--teacher", default=DEFAULT_PRETRAIN["teacher"],
                    help="the bot the warm start clones")
     p.add_argument("--finetune", nargs="*", default=[], metavar="KEY=VALUE",
@@ -549,6 +553,10 @@ def train(args):
         raise SystemExit(f"no {args.teacher!r} bot to clone in {args.env}")
     if not 0.0 < args.pretrain_share <= 1.0:
         raise SystemExit(f"--pretrain-share must be in (0, 1], got {args.pretrain_share}")
+    if args.pretrain_class_power < 0 or (args.pretrain_class_power > 0
+                                         and args.arch != "cells"):
+        raise SystemExit(f"--pretrain-class-power needs --arch cells and a power >= 0, got "
+                         f"{args.arch} and {args.pretrain_class_power}")
     if args.pretrain_envs < 1:
         raise SystemExit(f"--pretrain-envs must be >= 1, got {args.pretrain_envs}")
     if args.dagger_rounds < 0 or not 0.0 <= args.dagger_beta <= 1.0 \
@@ -593,7 +601,8 @@ def train(args):
                                   learning_rate=args.pretrain_lr,
                                   batch_size=DEFAULT_PRETRAIN["batch_size"], seed=args.seed,
                                   time_budget_s=cap_left(),
-                                  log=lambda line: print(line, flush=True))
+                                  log=lambda line: print(line, flush=True),
+                                  class_power=args.pretrain_class_power)
         del data
         # numba's threading layer (asked for by games of 256+ envs) resets the OpenMP
         # threads that torch shares: 2 threads on busy cores ran PPO ~10x slower
@@ -610,7 +619,8 @@ def train(args):
                               gamma=ppo_kwargs["gamma"],
                               batch_size=DEFAULT_PRETRAIN["batch_size"],
                               time_budget_s=cap_left(),
-                              log=lambda line: print(line, flush=True), **config)
+                              log=lambda line: print(line, flush=True),
+                              class_power=args.pretrain_class_power, **config)
         torch.set_num_threads(threads)
         pretrain_stats = dict(pretrain_stats or {}, dagger=dagger_stats)
     if warm:

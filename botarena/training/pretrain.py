@@ -24,6 +24,13 @@ The value loss is divided by the returns' variance: both losses share one gradie
 clip, and dungeon_v0's returns (variance ~150) made the raw squared error drown the
 cross-entropy (cloning the safe bomber from 51k samples, 6 epochs: accuracy 0.62 with the
 raw squared error, 0.68 scaled, 0.69 with no value loss at all).
+
+``class_power`` > 0 (per-cell policies, ``training.cells``) weights each cell's term of the
+cross-entropy by its teacher command's weight ``(n_max / n_c) ** class_power`` (``n_c``:
+the command's count over the cells the mask leaves a choice; capped at
+``MAX_CLASS_WEIGHT``, then scaled to a mean of 1 over those cells): towers_v0's teachers
+walk (one command, SE, ~90% of the choices), and the rare commands that decide a game
+(blasts, transforms, the steps between flag tiles, ~1% each) were under-learnt.
 """
 import sys
 import time
@@ -38,6 +45,7 @@ DAGGER_BETA = 0.3      # share of the teacher's own actions played in a DAgger r
 DAGGER_WINDOW = 3      # rounds of recordings cloned again (memory grows with the window)
 DAGGER_EPOCHS = 3      # epochs over the window's recordings, per round
 DAGGER_LEARNING_RATE = 3e-4
+MAX_CLASS_WEIGHT = 50.0  # the cap on a command's weight (class_power), before the scaling
 
 
 def _random_legal(masks, rng, action_shape):
@@ -114,17 +122,50 @@ def collect(env_id, num_envs, steps, opponent=("random", "greedy"), seed=0, teac
     return data
 
 
+def command_weights(data, class_power):
+    """Per-command weights of the cloning loss (module doc): ``(n_max / n_c) **
+    class_power`` capped at ``MAX_CLASS_WEIGHT``, scaled to a mean of 1 over the action
+    entries the mask leaves a choice; commands never chosen get the cap."""
+    n = len(data["actions"])
+    actions = data["actions"].reshape(n, -1)
+    entries = actions.shape[1]
+    choice = data["masks"].reshape(n, entries, -1).sum(2) > 1
+    counts = np.bincount(actions[choice], minlength=data["masks"].shape[1] // entries)
+    counts = counts.astype(np.float64)
+    weights = np.full(len(counts), MAX_CLASS_WEIGHT)
+    seen = counts > 0
+    weights[seen] = np.minimum((counts.max() / counts[seen]) ** class_power, MAX_CLASS_WEIGHT)
+    mean = (weights * counts).sum() / max(counts.sum(), 1.0)
+    return (weights / mean).astype(np.float32)
+
+
+def _weighted_cells_loss(policy, obs, actions, masks, weights):
+    """Values and the class-weighted cross-entropy (mean over the batch of the sum over
+    the cells with a choice) of a per-cell policy (``training.cells.CellsPolicy``)."""
+    features = policy.extract_features(obs)
+    dist = policy._distribution(features, masks)
+    chosen = actions.reshape(-1)[dist.free]
+    log_p = dist.log_p.gather(1, chosen[:, None]).squeeze(1)
+    return policy._values(features), -(weights[chosen] * log_p).sum() / len(obs)
+
+
 def pretrain(model, data, epochs=4, batch_size=1024, learning_rate=1e-3, vf_coef=0.5,
-             seed=0, time_budget_s=None, log=None):
+             seed=0, time_budget_s=None, log=None, class_power=0.0):
     """Behaviour cloning of ``data`` (see ``collect``) into ``model.policy``: the masked
     log-likelihood of the teacher's actions (through the policy's own ``evaluate_actions``,
-    so any MaskablePPO policy, per-cell ones included) and the value head on the returns.
-    Returns ``{"accuracy", "ce", "value_mse", "epochs", "seconds"}`` of the last epoch, on
-    the training data as it went by; accuracy: the share of the action entries the mask
-    leaves a choice whose most likely value is the teacher's."""
+    so any MaskablePPO policy, per-cell ones included; with ``class_power`` > 0 each cell's
+    term weighted by its command, per-cell policies only: module doc) and the value head on
+    the returns.  Returns ``{"accuracy", "ce", "value_mse", "epochs", "seconds"}`` of the
+    last epoch, on the training data as it went by; accuracy: the share of the action
+    entries the mask leaves a choice whose most likely value is the teacher's."""
     import torch
 
     policy = model.policy
+    weights = None
+    if class_power > 0:
+        if not hasattr(policy, "_distribution") or not hasattr(policy.action_dist, "free"):
+            raise ValueError("class_power needs a per-cell policy (training.cells)")
+        weights = torch.as_tensor(command_weights(data, class_power))
     policy.set_training_mode(True)
     opt = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     obs = torch.as_tensor(data["obs"])
@@ -144,8 +185,13 @@ def pretrain(model, data, epochs=4, batch_size=1024, learning_rate=1e-3, vf_coef
         for start in range(0, n, batch_size):
             idx = perm[start:start + batch_size]
             b = len(idx)
-            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], masks[idx])
-            ce = -log_prob.mean()
+            if weights is None:
+                values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx],
+                                                              masks[idx])
+                ce = -log_prob.mean()
+            else:
+                values, ce = _weighted_cells_loss(policy, obs[idx], actions[idx], masks[idx],
+                                                  weights)
             v_loss = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
             loss = ce + vf_coef * v_loss / returns_var
             opt.zero_grad()
@@ -190,11 +236,12 @@ def agreement(model, env_id="paint_v0", num_envs=64, steps=50, seed=123, teacher
 def dagger(model, env_id, rounds, num_envs, steps, opponent=("random", "greedy"),
            teacher="greedy", beta=DAGGER_BETA, window=DAGGER_WINDOW, seed=0, gamma=0.99,
            epochs=DAGGER_EPOCHS, learning_rate=DAGGER_LEARNING_RATE, batch_size=1024,
-           time_budget_s=None, log=None,
+           time_budget_s=None, log=None, class_power=0.0,
            **config):
     """``rounds`` DAgger rounds into ``model`` (see the module's docstring): each records
     ``steps`` turns of ``num_envs`` seats with ``collect(..., policy=model, beta=beta)``
-    and runs ``pretrain`` for ``epochs`` over the last ``window`` recordings.  Stops early
+    and runs ``pretrain`` (``class_power``: its weighting) for ``epochs`` over the last
+    ``window`` recordings.  Stops early
     once ``time_budget_s`` is spent.  Returns the last round's ``pretrain`` stats with
     ``rounds`` (rounds done) and ``samples`` (recorded in all)."""
     if rounds < 0 or not 0.0 <= beta <= 1.0 or window < 1:
@@ -216,7 +263,8 @@ def dagger(model, env_id, rounds, num_envs, steps, opponent=("random", "greedy")
         samples += num_envs * steps
         data = {k: np.concatenate([rec[k] for rec in recordings]) for k in recordings[0]}
         stats = pretrain(model, data, epochs=epochs, batch_size=batch_size,
-                         learning_rate=learning_rate, seed=seed + r, time_budget_s=left())
+                         learning_rate=learning_rate, seed=seed + r, time_budget_s=left(),
+                         class_power=class_power)
         del data
         done += 1
         if log is not None:
