@@ -116,7 +116,7 @@ def test_ppo_cli_smoke(tmp_path):
     cmd = [sys.executable, "-m", "botarena.training.ppo", "--env", "paint_v0",
            "--timesteps", "2048", "--num-envs", "8", "--eval-games", "10", "--out", str(out),
            "--no-progress", "--pretrain-steps", "512", "--pretrain-epochs", "2",
-           "--dagger-rounds", "2", "--dagger-steps", "256"]
+           "--dagger-rounds", "2", "--dagger-steps", "256", "--save-stages"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "win/draw/loss vs random" in proc.stdout
@@ -127,6 +127,8 @@ def test_ppo_cli_smoke(tmp_path):
     assert results["pretrain"]["samples"] == 512 and results["pretrain"]["epochs"] == 2
     assert results["pretrain"]["dagger"]["rounds"] == 2
     assert results["pretrain"]["dagger"]["samples"] == 2 * 256   # --dagger-steps per round
+    for stage in ("clone", "dagger1", "dagger2"):                # --save-stages
+        assert (out / f"{stage}.zip").exists()
     for opp in ("random", "greedy"):
         assert 0.0 <= results["win_rate"][opp] <= 1.0
         assert results["eval"][opp]["games"] == 10
@@ -240,7 +242,8 @@ def test_pretrain_envs_sets_the_recordings_turns():
     assert recording_shape(25_600) == (DEFAULT_PRETRAIN["num_envs"], 100)
     assert recording_shape(32_000, 128) == (128, 250)
     assert recording_shape(100, 128) == (100, 1)
-    assert parse_args(["--env", "towers_v0"]).pretrain_envs == DEFAULT_PRETRAIN["num_envs"]
+    assert parse_args(["--env", "paint_v0"]).pretrain_envs == DEFAULT_PRETRAIN["num_envs"]
+    assert parse_args(["--env", "towers_v0"]).pretrain_envs == 16     # whole 1000-turn games
     assert parse_args(["--env", "towers_v0", "--pretrain-envs", "64"]).pretrain_envs == 64
     with pytest.raises(SystemExit, match="pretrain-envs"):
         train(parse_args(["--env", "paint_v0", "--pretrain-envs", "0", "--timesteps", "1"]))

@@ -152,9 +152,14 @@ DEFAULT_FINETUNE = {
 # to learnt values, training/paths.py; 4 convolutions, 16 value maps): 1.00 vs random and
 # 0.60 vs the safe bomber in 40 minutes; with 3 convolutions and 8 maps 0.17, 0.47 and 0.54
 # in 5, 20 and 45 minutes, where the ego MLP's clone had reached 0.10 in 20 (README).
-# towers_v0 has no recipe yet (2026-11-25, results.md): cloning the defensive bot (0.94-0.98
-# agreement on its games, 0.56-0.84 on the clone's own in DAgger) then PPO vs greedy lost
-# every game to greedy in 5 and 20 minutes.
+# towers_v0 (results.md, 2026-11-26) clones the striped bot (towers on every other flag
+# row, tie-breaks read off the board: a teacher a convolution can copy; the defensive bot's
+# guard post, a tile index rule, was never copied) from 16 whole 1000-turn games (recordings
+# of 250 turns left the clone untrained for the turn plane's later values: it led greedy
+# until turn ~500, then lost), each cell's loss weighted by its command (class power 0.5:
+# the walking command SE is ~90% of the choices; the clone's error was blasts and steps
+# between flag tiles), then DAgger rounds of 16 whole games in 90% of the minutes, and PPO
+# (~200 fps: no 1000-turn episode ends within minutes) only for what is left.
 ENV_ARGS = {"ants_v0": {"arch": "cells", "bf16": True, "channels": "32,32,32",
                         "unit_moves": True, "opponent": "random", "pretrain_steps": 25_600,
                         "pretrain_epochs": 3},
@@ -165,8 +170,14 @@ ENV_ARGS = {"ants_v0": {"arch": "cells", "bf16": True, "channels": "32,32,32",
                            "teacher": "trapper", "pretrain_steps": 102_400,
                            "pretrain_epochs": 13, "pretrain_lr": 0.001, "dagger_rounds": 8,
                            "dagger_steps": 25_600, "pretrain_share": 0.6,
-                           "opponent": "safe_bomber"}}
-ENV_PPO = {"ants_v0": {"n_steps": 64, "n_epochs": 2, "batch_size": 256, "gamma": 0.995}}
+                           "opponent": "safe_bomber"},
+            "towers_v0": {"arch": "cells", "bf16": True, "coords": True, "channels": "32,32,32",
+                          "teacher": "striped", "pretrain_steps": 16_000, "pretrain_envs": 16,
+                          "pretrain_epochs": 5, "pretrain_class_power": 0.5,
+                          "dagger_rounds": 20, "dagger_steps": 16_000, "pretrain_share": 0.9,
+                          "eval_games": 100, "eval_sampled": False}}
+ENV_PPO = {"ants_v0": {"n_steps": 64, "n_epochs": 2, "batch_size": 256, "gamma": 0.995},
+           "towers_v0": {"n_steps": 64, "n_epochs": 2, "batch_size": 256, "gamma": 0.995}}
 
 
 def build_extractors():
@@ -445,6 +456,10 @@ def parse_args(argv=None):
                    help="cells: weight each cell's cloning loss by its teacher command, "
                         "(most frequent command's count / this command's) ** POWER "
                         "(pretrain.command_weights; default 0: unweighted)")
+    p.add_argument("--save-stages", action="store_true",
+                   help="also save the warm start's models, <out>/clone.zip after the "
+                        "cloning and <out>/dagger<R>.zip after DAgger round R, to evaluate "
+                        "each stage afterwards")
     p.add_argument("--teacher", default=DEFAULT_PRETRAIN["teacher"],
                    help="the bot the warm start clones")
     p.add_argument("--finetune", nargs="*", default=[], metavar="KEY=VALUE",
@@ -588,6 +603,11 @@ def train(args):
     def cap_left():
         return None if cap is None else 60 * cap - (time.perf_counter() - t0)
 
+    def save_stage(name):
+        if args.save_stages:
+            os.makedirs(args.out, exist_ok=True)
+            model.save(os.path.join(args.out, f"{name}.zip"))
+
     if pretrain_steps:
         from .pretrain import collect, pretrain
         print(f"pretraining: cloning {args.teacher!r} from {n * turns} samples "
@@ -604,6 +624,7 @@ def train(args):
                                   log=lambda line: print(line, flush=True),
                                   class_power=args.pretrain_class_power)
         del data
+        save_stage("clone")
         # numba's threading layer (asked for by games of 256+ envs) resets the OpenMP
         # threads that torch shares: 2 threads on busy cores ran PPO ~10x slower
         torch.set_num_threads(threads)
@@ -620,7 +641,8 @@ def train(args):
                               batch_size=DEFAULT_PRETRAIN["batch_size"],
                               time_budget_s=cap_left(),
                               log=lambda line: print(line, flush=True),
-                              class_power=args.pretrain_class_power, **config)
+                              class_power=args.pretrain_class_power,
+                              on_round=lambda r: save_stage(f"dagger{r}"), **config)
         torch.set_num_threads(threads)
         pretrain_stats = dict(pretrain_stats or {}, dagger=dagger_stats)
     if warm:

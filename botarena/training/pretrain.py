@@ -236,13 +236,14 @@ def agreement(model, env_id="paint_v0", num_envs=64, steps=50, seed=123, teacher
 def dagger(model, env_id, rounds, num_envs, steps, opponent=("random", "greedy"),
            teacher="greedy", beta=DAGGER_BETA, window=DAGGER_WINDOW, seed=0, gamma=0.99,
            epochs=DAGGER_EPOCHS, learning_rate=DAGGER_LEARNING_RATE, batch_size=1024,
-           time_budget_s=None, log=None, class_power=0.0,
+           time_budget_s=None, log=None, class_power=0.0, on_round=None,
            **config):
     """``rounds`` DAgger rounds into ``model`` (see the module's docstring): each records
     ``steps`` turns of ``num_envs`` seats with ``collect(..., policy=model, beta=beta)``
     and runs ``pretrain`` (``class_power``: its weighting) for ``epochs`` over the last
     ``window`` recordings.  Stops early
-    once ``time_budget_s`` is spent.  Returns the last round's ``pretrain`` stats with
+    once ``time_budget_s`` is spent; ``on_round(r)``, if given, is called after round r
+    (1, 2, ...).  Returns the last round's ``pretrain`` stats with
     ``rounds`` (rounds done) and ``samples`` (recorded in all)."""
     if rounds < 0 or not 0.0 <= beta <= 1.0 or window < 1:
         raise ValueError(f"dagger needs rounds >= 0, 0 <= beta <= 1 and window >= 1, got "
@@ -267,6 +268,8 @@ def dagger(model, env_id, rounds, num_envs, steps, opponent=("random", "greedy")
                          class_power=class_power)
         del data
         done += 1
+        if on_round is not None:
+            on_round(done)
         if log is not None:
             log(f"dagger round {done}/{rounds}: {samples} samples recorded, accuracy "
                 f"{stats['accuracy']:.3f} ce {stats['ce']:.3f} "
