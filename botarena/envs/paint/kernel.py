@@ -10,7 +10,8 @@ who was in the game before a step).
 """
 from collections import namedtuple
 
-from ...core.jit import batch_drivers, copy_into, hot
+from ...core.jit import copy_into, hot, phase
+from ...core.loop import game_loop
 from ...core.rewards import finish_step
 from .constants import OBSTACLE, Plane
 from .maps import generate_board
@@ -118,20 +119,14 @@ def observe_ego(colour, positions, time_value, on, obs):
 def observe_env(s, p, e, obs, masks):
     """Every player's planes (board or ego view) and action mask of env e.  The helpers
     take the env's arrays, not ``s`` and ``p``: a call passing those tuples copies them."""
-    colour, positions = s.colour[e], s.positions[e]
+    colour, positions, planes, env_masks = s.colour[e], s.positions[e], obs[e], masks[e]
     time_value = p.full * s.turns_left[e] / p.max_turns + p.round
     if p.ego:
-        observe_ego(colour, positions, time_value, p.on, obs)
+        observe_ego(colour, positions, time_value, p.on, planes)
     else:
-        observe_board(colour, positions, time_value, p.on, obs)
+        observe_board(colour, positions, time_value, p.on, planes)
     for a in range(positions.shape[0]):
-        legal_actions(colour, positions, a, masks[a])
-
-
-@hot
-def observe_one(s, p, e, obs, masks):
-    """``observe_env`` of env e given the whole batch's buffers (after a restore)."""
-    observe_env(s, p, e, obs[e], masks[e])
+        legal_actions(colour, positions, a, env_masks[a])
 
 
 @hot
@@ -144,31 +139,19 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
-@hot
-def reset_range(s, p, lo, hi, env_mask, obs, masks):
-    for e in range(lo, hi):
-        if env_mask[e]:
-            reset_env(s, p, e)
-            observe_env(s, p, e, obs[e], masks[e])
+@phase
+def play_env(s, p, e, actions, rewards, terminated, truncated, obs, masks):
+    """One turn of env e, then its observations drawn whole; True when it is done."""
+    done = step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e])
+    observe_env(s, p, e, obs, masks)
+    return done
 
 
-@hot
-def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
-               final_obs, final_scores, final_rank_keys):
-    for e in range(lo, hi):
-        if s.over[e]:
-            continue
-        if step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e]):
-            observe_env(s, p, e, obs[e], masks[e])
-            if autoreset:
-                copy_into(final_obs[e], obs[e])
-                copy_into(final_scores[e], s.scores[e])
-                copy_into(final_rank_keys[e], s.scores[e])
-                reset_env(s, p, e)
-                observe_env(s, p, e, obs[e], masks[e])
-        else:
-            observe_env(s, p, e, obs[e], masks[e])
+@phase
+def score_keys(s):
+    """Paint's rank keys: the scores (the most painted squares win)."""
+    return s.scores
 
 
-reset, reset_parallel = batch_drivers(reset_range, "reset")
-step, step_parallel = batch_drivers(step_range, "step")
+reset, reset_parallel, step, step_parallel, observe_one = game_loop(
+    reset_env, observe_env, play_env, rank_keys=score_keys)
