@@ -18,7 +18,7 @@ bricks and collected gold from the queues; the bars between the lengths shown
 ``step`` (the kernels own it, as in every game).
 
 Memory: at batch 4096 the envs' arrays and planes are far from the core, and a step touches
-a few dozen scattered cache lines.  The step loop (``step_range``) prefetches in three
+a few dozen scattered cache lines.  The step loop (``core.loop``, ``prefetch_ahead``) prefetches in three
 stages while it steps env e: env e + 3 ``AHEAD``'s record (its ~35 small fields in ~4
 lines, see ``core.layout``) and its entries in the caller's buffers (``prefetch_record``);
 the rows of env e + 2 ``AHEAD`` whose addresses it knows from its record
@@ -41,7 +41,8 @@ from collections import namedtuple
 
 
 from ...core import layout
-from ...core.jit import batch_drivers, copy_into, hot, phase
+from ...core.jit import copy_into, hot, phase
+from ...core.loop import game_loop
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (HEIGHT, NUM_ACTIONS, NUM_PLANES, OPP_SPAWN, OWN_SPAWN, QUEUE, REMOVED,
@@ -424,55 +425,40 @@ def prefetch_env(s, p, e, planes):
                     prefetch(p.dist, (m_id, src, pos[a, 0] * WIDTH + pos[a, 1]))
 
 
-@hot
-def observe_one(s, p, e, obs, masks):
-    """Env e's observations and masks written whole from its state (after a restore);
-    ``obs`` and ``masks`` the whole batch's buffers."""
-    observe_all(s, p, e, obs.reshape(obs.shape[0], 2, NUM_PLANES, N)[e], masks[e])
-
-
-@hot
-def reset_range(s, p, lo, hi, env_mask, obs, masks):
-    planes = obs.reshape(env_mask.shape[0], 2, NUM_PLANES, N)
-    for e in range(lo, hi):
-        if env_mask[e]:
-            reset_env(s, p, e)
-            observe_all(s, p, e, planes[e], masks[e])
+@phase
+def prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, planes):
+    """While env e is stepped: env e + 3 ``AHEAD``'s record, env e + 2 ``AHEAD``'s rows and
+    env e + ``AHEAD``'s scattered lines (see above)."""
+    if e + 3 * AHEAD < hi:
+        prefetch_record(s, e + 3 * AHEAD, actions, masks, rewards, terminated, truncated)
+    if e + 2 * AHEAD < hi:
+        prefetch_rows(s, e + 2 * AHEAD)
+    if e + AHEAD < hi:
+        prefetch_env(s, p, e + AHEAD, planes[e + AHEAD])
 
 
 @phase
-def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, planes, masks,
-             final_obs, final_scores, final_rank_keys):
-    """One step of env e (the batch drivers' loop body): the turn, the planes updated, and
-    with ``autoreset`` a new game if it ended.  Inlined: a real call passes the whole state
-    tuple, dozens of array structs, and cost as much as the step itself."""
-    character_marks(s, p, e, planes, False, False)
-    done = step_env(s, p, e, actions, rewards, terminated, truncated)
-    observe_changes(s, p, e, planes, masks)
-    if done and autoreset:
-        copy_into(final_obs, planes)
-        for a in range(final_scores.shape[0]):   # records' fields are strided: no copy_into
-            final_scores[a] = s.scores[e, a]
-            final_rank_keys[a] = s.rank_key[e, a]
-        reset_env(s, p, e)
-        observe_all(s, p, e, planes, masks)
+def planes_of(s, p, obs):
+    """The batch's planes as ``observe_all`` takes them (a flat row of cells per plane),
+    reshaped once per driver call (a reshape costs tens of ns)."""
+    return obs.reshape(obs.shape[0], 2, NUM_PLANES, N)
 
 
 @hot
-def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
-               final_obs, final_scores, final_rank_keys):
-    planes = obs.reshape(actions.shape[0], 2, NUM_PLANES, N)  # once: a reshape costs tens of ns
-    for e in range(lo, hi):
-        if e + 3 * AHEAD < hi:
-            prefetch_record(s, e + 3 * AHEAD, actions, masks, rewards, terminated, truncated)
-        if e + 2 * AHEAD < hi:
-            prefetch_rows(s, e + 2 * AHEAD)
-        if e + AHEAD < hi:
-            prefetch_env(s, p, e + AHEAD, planes[e + AHEAD])
-        if not s.over[e]:
-            play_env(s, p, e, actions[e], autoreset, rewards[e], terminated[e], truncated[e],
-                     planes[e], masks[e], final_obs[e], final_scores[e], final_rank_keys[e])
+def observe_env(s, p, e, planes, masks):
+    """Env e's planes and masks written whole from its state."""
+    observe_all(s, p, e, planes[e], masks[e])
 
 
-reset, reset_parallel = batch_drivers(reset_range, "reset")
-step, step_parallel = batch_drivers(step_range, "step")
+@phase
+def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks):
+    """One turn of env e, its planes updated where they changed; True when it is done."""
+    env_planes, env_masks = planes[e], masks[e]
+    character_marks(s, p, e, env_planes, False, False)
+    done = step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e])
+    observe_changes(s, p, e, env_planes, env_masks)
+    return done
+
+
+reset, reset_parallel, step, step_parallel, observe_one = game_loop(
+    reset_env, observe_env, play_env, obs_views=planes_of, prefetch_env=prefetch_ahead)
