@@ -15,8 +15,9 @@ def written_whole(game):
     filled with junk."""
     state = game.copy_state()
     obs, masks = np.full_like(game.obs, 7), np.full_like(game.masks, 3)
+    planes = obs.reshape(game.num_envs, game.num_agents, -1)
     for e in range(game.num_envs):
-        kernel.observe_env(state, game.params, e, obs[e], masks[e])
+        kernel.observe_env(state, game.params, e, planes, masks)
     return obs, masks
 
 

@@ -346,7 +346,8 @@ class AntsGame(BatchedGame):
         return food
 
     def observe_env(self, e):
-        kernel.observe_env(self.state, self.params, e, self.obs[e], self.masks[e])
+        kernel.observe_env(self.state, self.params, e, self.obs.reshape(self.num_envs,
+                           self.num_agents, -1), self.masks)
 
     def step_drawn(self, actions, env=0, food=(), spawn_hills=()):
         """One turn of env ``env`` with ``actions`` (int[A, H*W]) and the turn's random

@@ -20,7 +20,8 @@ list prefetched two envs before): ~1.3x kernel speed at batch 1024 (``core.prefe
 """
 from collections import namedtuple
 
-from ...core.jit import batch_drivers, copy_into, fill_plane, hot, phase
+from ...core.jit import copy_into, fill_plane, hot, phase
+from ...core.loop import game_loop
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from ...core.prefetch import LINE, prefetch
@@ -235,16 +236,23 @@ def show_hill_proximity(s, p, e, planes):
                 near[c] = p.full * (HILL_REACH - d) / HILL_REACH + p.round
 
 
+@phase
+def planes_of(s, p, obs):
+    """The batch's planes as the observation's helpers take them: one flat row per colony
+    (plane k at ``[k * H * W, (k + 1) * H * W)``), reshaped once per driver call (a numba
+    reshape costs tens of ns)."""
+    return obs.reshape(obs.shape[0], obs.shape[1], obs.size // (obs.shape[0] * obs.shape[1]))
+
+
 @hot
-def observe_env(s, p, e, obs, masks):
-    """Every colony's planes (``obs[a]``, see constants.Plane) and action mask of env e,
-    written whole (after a reset, or a position set from outside): the planes before the
-    water one cleared, water copied, masks copied from the stay-only template, then the
-    ants, all food, hills and constant planes drawn.  The helpers write ``planes``: the
-    planes as one flat row per colony (plane k at ``[k * H * W, (k + 1) * H * W)``)."""
+def observe_env(s, p, e, planes, masks):
+    """Every colony's planes (``planes[e, a]``, see ``planes_of`` and constants.Plane) and
+    action mask of env e, written whole (after a reset, or a position set from outside):
+    the planes before the water one cleared, water copied, masks copied from the
+    stay-only template, then the ants, all food, hills and constant planes drawn."""
     n = s.ant_at.shape[1] * s.ant_at.shape[2]
-    planes = obs.reshape(obs.shape[0], obs.shape[1] * n)
-    for a in range(obs.shape[0]):
+    planes, masks = planes[e], masks[e]
+    for a in range(planes.shape[0]):
         own = planes[a]
         for i in range(P_WATER * n):
             own[i] = 0
@@ -351,39 +359,25 @@ def prefetch_ants(s, e, planes, masks, actions):
             prefetch(planes, (a, c))
 
 
-@hot
-def reset_range(s, p, lo, hi, env_mask, obs, masks):
-    for e in range(lo, hi):
-        if env_mask[e]:
-            reset_env(s, p, e)
-            observe_env(s, p, e, obs[e], masks[e])
+@phase
+def prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, planes):
+    """While env e is stepped: the lists of env e + ``AHEAD_LISTS`` and the lines at the
+    ants of env e + ``AHEAD``."""
+    if e + AHEAD_LISTS < hi:
+        prefetch_lists(s, e + AHEAD_LISTS)
+    if e + AHEAD < hi:
+        prefetch_ants(s, e + AHEAD, planes[e + AHEAD], masks[e + AHEAD], actions[e + AHEAD])
 
 
-@hot
-def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
-               final_obs, final_scores, final_rank_keys):
-    E, num_players = obs.shape[0], obs.shape[1]
-    # the planes as in observe_env (a flat row per colony), reshaped once per step (a
-    # numba reshape costs tens of ns)
-    planes = obs.reshape(E, num_players, obs.size // (E * num_players))
-    for e in range(lo, hi):
-        if e + AHEAD_LISTS < hi:
-            prefetch_lists(s, e + AHEAD_LISTS)
-        if e + AHEAD < hi:
-            prefetch_ants(s, e + AHEAD, planes[e + AHEAD], masks[e + AHEAD], actions[e + AHEAD])
-        if s.over[e]:
-            continue
-        done = step_and_observe(s, p, e, actions[e], None, rewards[e], terminated[e],
-                                truncated[e], planes[e], masks[e])
-        if done and autoreset:
-            copy_into(final_obs[e], obs[e])
-            copy_into(final_scores[e], s.scores[e])
-            copy_into(final_rank_keys[e], s.rank_key[e])
-            reset_env(s, p, e)
-            observe_env(s, p, e, obs[e], masks[e])
+@phase
+def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks):
+    """One turn of env e (its own draws), its planes and masks updated in place; True when
+    it is done."""
+    return step_and_observe(s, p, e, actions[e], None, rewards[e], terminated[e],
+                            truncated[e], planes[e], masks[e])
 
 
-reset, reset_parallel = batch_drivers(reset_range, "reset")
-step, step_parallel = batch_drivers(step_range, "step")
+reset, reset_parallel, step, step_parallel, observe_one = game_loop(
+    reset_env, observe_env, play_env, obs_views=planes_of, prefetch_env=prefetch_ahead)
 
 __all__ = ["Params", "reset", "reset_parallel", "step", "step_parallel", "NUM_COMMANDS"]
