@@ -18,7 +18,8 @@ def written_whole(game):
     state = game.copy_state()
     obs, masks = np.full_like(game.obs, 7), np.full_like(game.masks, 3)
     for e in range(game.num_envs):
-        observe.observe_env(state, game.params, e, obs[e], masks[e])
+        observe.observe_env(state, game.params, e, obs.reshape(game.num_envs, game.num_agents,
+                                                                -1), masks)
     return obs, masks
 
 

@@ -387,7 +387,8 @@ class TowersGame(BatchedGame):
                 "command": np.array(commands, dtype=np.int64), "dead": dead}
 
     def observe_env(self, e):
-        kernel.observe_env(self.state, self.params, e, self.obs[e], self.masks[e])
+        kernel.observe_env(self.state, self.params, e, self.obs.reshape(self.num_envs,
+                           self.num_agents, -1), self.masks)
 
     def set_position(self, rows, e=0, turn=None):
         """Put env e into the position of an ASCII board (``snapshot()["board"]``'s

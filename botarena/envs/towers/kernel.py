@@ -14,11 +14,12 @@ the constant planes whose value changed).
 """
 from collections import namedtuple
 
-from ...core.jit import batch_drivers, copy_into, hot, phase
+from ...core.jit import copy_into, hot, phase
+from ...core.loop import game_loop
 from ...core.rewards import finish_step
 from .constants import NUM_COMMANDS, NUM_PLAYERS
 from .maps import generate_terrain
-from .observe import after_turn, before_turn, observe_env
+from .observe import after_turn, before_turn, observe_env, planes_of
 from .paths import forget_fields
 from .rules import play_turn, spawn_at_base, update_rank_keys
 
@@ -90,34 +91,14 @@ def step_and_observe(s, p, e, actions, rewards, terminated, truncated, planes, m
     return done
 
 
-@hot
-def reset_range(s, p, lo, hi, env_mask, obs, masks):
-    for e in range(lo, hi):
-        if env_mask[e]:
-            reset_env(s, p, e)
-            observe_env(s, p, e, obs[e], masks[e])
+@phase
+def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks):
+    """One turn of env e, its planes and masks updated in place; True when it is done."""
+    return step_and_observe(s, p, e, actions[e], rewards[e], terminated[e], truncated[e],
+                            planes[e], masks[e])
 
 
-@hot
-def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
-               final_obs, final_scores, final_rank_keys):
-    E, num_players = obs.shape[0], obs.shape[1]
-    # the planes as observe's helpers take them (a flat row per player), reshaped once
-    planes = obs.reshape(E, num_players, obs.size // (E * num_players))
-    for e in range(lo, hi):
-        if s.over[e]:
-            continue
-        done = step_and_observe(s, p, e, actions[e], rewards[e], terminated[e],
-                                truncated[e], planes[e], masks[e])
-        if done and autoreset:
-            copy_into(final_obs[e], obs[e])
-            copy_into(final_scores[e], s.scores[e])
-            copy_into(final_rank_keys[e], s.rank_key[e])
-            reset_env(s, p, e)
-            observe_env(s, p, e, obs[e], masks[e])
-
-
-reset, reset_parallel = batch_drivers(reset_range, "reset")
-step, step_parallel = batch_drivers(step_range, "step")
+reset, reset_parallel, step, step_parallel, observe_one = game_loop(
+    reset_env, observe_env, play_env, obs_views=planes_of)
 
 __all__ = ["Params", "reset", "reset_parallel", "step", "step_parallel", "NUM_COMMANDS"]
