@@ -20,7 +20,7 @@ from .maps import load_board
 from .state import alloc
 
 SHIELD = BatchTyped(shield)
-OBSERVE_WHOLE = BatchTyped(kernel.observe_whole)
+OBSERVE_WHOLE = BatchTyped(kernel.observe_one)
 
 
 def _lut(values, dtype, integer):

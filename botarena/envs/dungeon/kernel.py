@@ -12,8 +12,8 @@ Speed: the functions that take the whole state ``s`` and params ``p`` (``step_en
 ``observe_env``, ``blast_arms``, ``chain_times``, ``rules.play_tick``) are ``@phase``
 (inlined into the batch drivers, see ``core.jit``); so are ``rules.legal_actions`` and its
 ``can_enter`` (called per player and move: ~1.4x the steps/s at batch 4096).  The
-loop bodies (``reset_range``, ``step_range``, see ``core.jit``) take the flat-cell views
-(``flat_cells``) once per range, since numba's reshape is a call too.  A step redraws the observation only where it changed
+loop over envs (``core.loop``) takes the flat-cell views (``flat_cells``) once per range,
+since numba's reshape is a call too.  A step redraws the observation only where it changed
 (``observe_env``; a new game draws it whole): the kernels must be the only writers of the
 observation buffers.  A constant plane is only touched when its value changed
 (``shown_consts`` holds the values drawn), and the bombs' blast arms are kept between
@@ -29,7 +29,8 @@ from collections import namedtuple
 
 from ...core import layout
 from ...core.grid import centre_window
-from ...core.jit import batch_drivers, copy_into, fill_plane, hot, phase
+from ...core.jit import copy_into, fill_plane, hot, phase
+from ...core.loop import game_loop
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (AMMO, AMMO_OBS_CAP, METAL, ORE, POWER_OBS_CAP, SCORE_OBS_CAP,
@@ -444,61 +445,32 @@ def flat_cells(s, p, obs):
 
 
 @phase
-def start_env(s, p, e, board, ore, planes, windows, masks):
-    """A new game in env e and its first observation (the reset drivers' loop body)."""
-    reset_env(s, p, e)
-    observe_env(s, p, e, board, ore, planes, windows, masks, True)
-
-
-@phase
-def play_env(s, p, e, actions, autoreset, rewards, terminated, truncated, board, ore, planes,
-             windows, masks, final_windows, final_scores, final_rank_keys):
-    """One step of env e (the step driver's loop body): the tick, and with ``autoreset``
-    the final observation and a new game if it ended; then the observation.  (With the
-    board view ``final_windows`` is written as board planes, the ego view's scratch of
-    board planes being ``planes``.)  Both are drawn whole after a new game; otherwise
-    the observation is redrawn where it changed."""
-    whole = False
-    if step_env(s, p, e, actions, rewards, terminated, truncated) and autoreset:
-        final_planes = planes if p.ego else final_windows
-        observe_env(s, p, e, board, ore, final_planes, final_windows, masks, True)
-        for a in range(final_scores.shape[0]):     # record fields: strided, no copy_into
-            final_scores[a], final_rank_keys[a] = s.scores[e, a], s.rank_key[e, a]
-        reset_env(s, p, e)
-        whole = True
-    observe_env(s, p, e, board, ore, planes, windows, masks, whole)
-
-
-@hot
-def observe_whole(s, p, e, obs, masks):
-    """Env e's observations and masks drawn whole from its state (after a restore)."""
-    board, ore, planes, windows = flat_cells(s, p, obs)
+def observe_new(s, p, e, views, masks):
+    """Env e's observation and masks drawn whole (a new game, or after a restore);
+    ``views`` as ``flat_cells`` gives them."""
+    board, ore, planes, windows = views
     observe_env(s, p, e, board[e], ore[e], planes[e], windows[e], masks[e], True)
 
 
-@hot
-def reset_range(s, p, lo, hi, env_mask, obs, masks):
-    board, ore, planes, windows = flat_cells(s, p, obs)
-    for e in range(lo, hi):
-        if env_mask[e]:
-            start_env(s, p, e, board[e], ore[e], planes[e], windows[e], masks[e])
+@phase
+def play_env(s, p, e, actions, rewards, terminated, truncated, views, masks):
+    """One tick of env e, its observation redrawn where it changed; True when it is
+    done."""
+    board, ore, planes, windows = views
+    done = step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e])
+    observe_env(s, p, e, board[e], ore[e], planes[e], windows[e], masks[e], False)
+    return done
 
 
-@hot
-def step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
-               final_obs, final_scores, final_rank_keys):
-    board, ore, planes, windows = flat_cells(s, p, obs)
-    final_windows = final_obs.reshape(windows.shape)
-    for e in range(lo, hi):
-        if e + 2 * AHEAD < hi:
-            prefetch_record(s, e + 2 * AHEAD, actions, masks, rewards, terminated, truncated)
-        if e + AHEAD < hi:
-            prefetch_env(s, e + AHEAD, planes[e + AHEAD])
-        if not s.over[e]:
-            play_env(s, p, e, actions[e], autoreset, rewards[e], terminated[e], truncated[e],
-                     board[e], ore[e], planes[e], windows[e], masks[e], final_windows[e],
-                     final_scores[e], final_rank_keys[e])
+@phase
+def prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, views):
+    """While env e is stepped: env e + 2 ``AHEAD``'s record, then env e + ``AHEAD``'s
+    lines (see above)."""
+    if e + 2 * AHEAD < hi:
+        prefetch_record(s, e + 2 * AHEAD, actions, masks, rewards, terminated, truncated)
+    if e + AHEAD < hi:
+        prefetch_env(s, e + AHEAD, views[2][e + AHEAD])
 
 
-reset, reset_parallel = batch_drivers(reset_range, "reset")
-step, step_parallel = batch_drivers(step_range, "step")
+reset, reset_parallel, step, step_parallel, observe_one = game_loop(
+    reset_env, observe_new, play_env, obs_views=flat_cells, prefetch_env=prefetch_ahead)
