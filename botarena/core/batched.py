@@ -6,16 +6,15 @@ env, the vector envs, the renderers, the arena) drives the game only through thi
 class, so the rules live in one place.
 
 Kernel contract (each game's ``kernel.py``; ``s`` the state tuple, ``p`` the params):
-two loop bodies over the envs ``lo .. hi - 1``, from which ``core.jit.batch_drivers``
-builds the serial and threaded drivers ``reset, reset_parallel`` and ``step,
-step_parallel`` (they take ``(s, p, chunks, args)``, ``args`` the tuple of the body's
-other arguments):
+the serial and threaded drivers ``reset, reset_parallel`` and ``step, step_parallel``
+(they take ``(s, p, chunks, args)``, ``args`` the tuple of the loop's other arguments),
+which ``core.loop.game_loop`` builds from the game's per-env functions:
 
-``reset_range(s, p, lo, hi, env_mask, obs, masks)``
+``reset(s, p, chunks, (env_mask, obs, masks))``
     start a new game in every env ``e`` with ``env_mask[e]`` (drawing from the env's own
     RNG) and write its observations and action masks.
-``step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
-final_obs, final_scores, final_rank_keys)``
+``step(s, p, chunks, (actions, autoreset, rewards, terminated, truncated, obs, masks,
+final_obs, final_scores, final_rank_keys))``
     play one turn in every env that is not over: ``actions[e, a]``, then rewards and end
     flags, observations and masks.  With ``autoreset``, an env that ends writes its last
     observations, scores and rank keys (what decides the winner: higher is better) to
