@@ -116,7 +116,8 @@ def test_ppo_cli_smoke(tmp_path):
     cmd = [sys.executable, "-m", "botarena.training.ppo", "--env", "paint_v0",
            "--timesteps", "2048", "--num-envs", "8", "--eval-games", "10", "--out", str(out),
            "--no-progress", "--pretrain-steps", "512", "--pretrain-epochs", "2",
-           "--dagger-rounds", "2", "--dagger-steps", "256", "--save-stages"]
+           "--dagger-rounds", "2", "--dagger-steps", "256", "--save-stages",
+           "--select-games", "2"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "win/draw/loss vs random" in proc.stdout
@@ -129,6 +130,10 @@ def test_ppo_cli_smoke(tmp_path):
     assert results["pretrain"]["dagger"]["samples"] == 2 * 256   # --dagger-steps per round
     for stage in ("clone", "dagger1", "dagger2"):                # --save-stages
         assert (out / f"{stage}.zip").exists()
+    selection = results["pretrain"]["selection"]                 # --select-games
+    assert [s["stage"] for s in selection["stages"]] == ["clone", "dagger1", "dagger2", "ppo"]
+    assert selection["best"] in ("clone", "dagger1", "dagger2", "ppo")
+    assert selection["opponents"] == ["random", "greedy"]
     for opp in ("random", "greedy"):
         assert 0.0 <= results["win_rate"][opp] <= 1.0
         assert results["eval"][opp]["games"] == 10
@@ -258,6 +263,13 @@ def test_pretrain_class_power_needs_the_cells_policy():
     with pytest.raises(SystemExit, match="pretrain-class-power"):
         train(parse_args(["--env", "ants_v0", "--pretrain-class-power", "-1",
                           "--timesteps", "1"]))
+
+
+def test_select_games_must_not_be_negative():
+    from botarena.training.ppo import parse_args, train
+    assert parse_args(["--env", "paint_v0"]).select_games == 0
+    with pytest.raises(SystemExit, match="select-games"):
+        train(parse_args(["--env", "paint_v0", "--select-games", "-1", "--timesteps", "1"]))
 
 
 def test_pretrain_share_must_be_a_share():

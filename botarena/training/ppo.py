@@ -59,6 +59,9 @@ import botarena
 from .evaluate import evaluate, format_result, parse_config
 from .pretrain import DAGGER_BETA
 
+# --select-games' evaluation seeds: seed + this (the final evaluation's are 10_000 + seed)
+SELECTION_SEED = 30_000
+
 # Opponents of --opponent mix: "self" is the learner's frozen snapshot.
 MIX = ("random", "greedy", "greedy", "self")
 
@@ -159,7 +162,9 @@ DEFAULT_FINETUNE = {
 # until turn ~500, then lost), each cell's loss weighted by its command (class power 0.5:
 # the walking command SE is ~90% of the choices; the clone's error was blasts and steps
 # between flag tiles), then DAgger rounds of 16 whole games in 90% of the minutes, and PPO
-# (~200 fps: no 1000-turn episode ends within minutes) only for what is left.
+# (200-400 fps: no 1000-turn episode ends within minutes) only for what is left.  The
+# stages swung between winning and losing to greedy (one deterministic game per seat), so
+# --select-games 2 keeps the best stage by 2 games against random and greedy each.
 ENV_ARGS = {"ants_v0": {"arch": "cells", "bf16": True, "channels": "32,32,32",
                         "unit_moves": True, "opponent": "random", "pretrain_steps": 25_600,
                         "pretrain_epochs": 3},
@@ -175,7 +180,7 @@ ENV_ARGS = {"ants_v0": {"arch": "cells", "bf16": True, "channels": "32,32,32",
                           "teacher": "striped", "pretrain_steps": 16_000, "pretrain_envs": 16,
                           "pretrain_epochs": 5, "pretrain_class_power": 0.5,
                           "dagger_rounds": 20, "dagger_steps": 16_000, "pretrain_share": 0.9,
-                          "eval_games": 100, "eval_sampled": False}}
+                          "select_games": 2, "eval_games": 100, "eval_sampled": False}}
 ENV_PPO = {"ants_v0": {"n_steps": 64, "n_epochs": 2, "batch_size": 256, "gamma": 0.995},
            "towers_v0": {"n_steps": 64, "n_epochs": 2, "batch_size": 256, "gamma": 0.995}}
 
@@ -343,6 +348,54 @@ class _Callbacks:
         return Training()
 
 
+class StageSelection:
+    """``--select-games``: scores each stage's model (``score(name)``: ``games`` games of
+    the most likely actions against each of ``opponents``; the sum of the win rates, then
+    of the mean margins) and keeps a copy of the best one's weights, which
+    ``restore_best()`` loads back into the model (a no-op with ``games`` 0).  towers_v0's
+    stages swung between winning and losing to greedy (DAgger rounds, 2026-11-26,
+    results.md): the deterministic greedy on the fixed map plays one game per seat, which
+    a policy wins or loses whole."""
+
+    def __init__(self, model, env_id, opponents, games, seed, config):
+        self.model, self.env_id, self.opponents, self.games = model, env_id, opponents, games
+        self.seed = seed + SELECTION_SEED
+        self.config = {k: v for k, v in config.items() if k != "reward"}
+        self.best, self.best_key, self.best_name = None, None, None
+        self.scores = []
+        self.last_seconds = 0.0
+
+    def score(self, name):
+        if not self.games:
+            return
+        start = time.perf_counter()
+        wins, margin = 0.0, 0.0
+        for opp in self.opponents:
+            r = evaluate(self.model, self.env_id, opp, games=self.games, seed=self.seed,
+                         deterministic=True, **self.config)
+            wins += r["win_rate"]
+            margin += r["mean_margin"]
+        self.last_seconds = time.perf_counter() - start
+        key = (wins, margin)
+        self.scores.append({"stage": name, "win_rates": wins, "margins": margin,
+                            "seconds": round(self.last_seconds, 1)})
+        print(f"stage {name}: win rates {wins:.2f}, margins {margin:+.1f} (summed over "
+              f"{', '.join(self.opponents)}; {self.games} games each, "
+              f"{self.last_seconds:.0f}s)", flush=True)
+        if self.best_key is None or key > self.best_key:
+            self.best_key, self.best_name = key, name
+            self.best = copy.deepcopy(self.model.policy.state_dict())
+
+    def restore_best(self):
+        if self.best is not None:
+            self.model.policy.load_state_dict(self.best)
+            print(f"going on from stage {self.best_name}", flush=True)
+
+    def summary(self):
+        return {"games": self.games, "opponents": self.opponents, "stages": self.scores,
+                "best": self.best_name}
+
+
 def _ints(text):
     return tuple(int(x) for x in text.split(",") if x)
 
@@ -456,6 +509,12 @@ def parse_args(argv=None):
                    help="cells: weight each cell's cloning loss by its teacher command, "
                         "(most frequent command's count / this command's) ** POWER "
                         "(pretrain.command_weights; default 0: unweighted)")
+    p.add_argument("--select-games", type=int, default=0,
+                   help="keep the best stage: after the cloning, each DAgger round and PPO, "
+                        "play N games (most likely actions) against each scripted opponent "
+                        "of --opponent and go on from the best model so far (win rates, "
+                        "then margins); these games count against --minutes (default 0: "
+                        "off, every stage goes on from the last)")
     p.add_argument("--save-stages", action="store_true",
                    help="also save the warm start's models, <out>/clone.zip after the "
                         "cloning and <out>/dagger<R>.zip after DAgger round R, to evaluate "
@@ -572,6 +631,8 @@ def train(args):
                                          and args.arch != "cells"):
         raise SystemExit(f"--pretrain-class-power needs --arch cells and a power >= 0, got "
                          f"{args.arch} and {args.pretrain_class_power}")
+    if args.select_games < 0:
+        raise SystemExit(f"--select-games must be >= 0, got {args.select_games}")
     if args.pretrain_envs < 1:
         raise SystemExit(f"--pretrain-envs must be >= 1, got {args.pretrain_envs}")
     if args.dagger_rounds < 0 or not 0.0 <= args.dagger_beta <= 1.0 \
@@ -603,10 +664,14 @@ def train(args):
     def cap_left():
         return None if cap is None else 60 * cap - (time.perf_counter() - t0)
 
+    selection = StageSelection(model, args.env, [n for n in dict.fromkeys(names) if n != "self"],
+                               args.select_games, args.seed, config)
+
     def save_stage(name):
         if args.save_stages:
             os.makedirs(args.out, exist_ok=True)
             model.save(os.path.join(args.out, f"{name}.zip"))
+        selection.score(name)
 
     if pretrain_steps:
         from .pretrain import collect, pretrain
@@ -645,11 +710,15 @@ def train(args):
                               on_round=lambda r: save_stage(f"dagger{r}"), **config)
         torch.set_num_threads(threads)
         pretrain_stats = dict(pretrain_stats or {}, dagger=dagger_stats)
+    selection.restore_best()
+    torch.set_num_threads(threads)
     if warm:
         pretrain_stats["seconds_total"] = time.perf_counter() - t0
     minutes_left = None
     if args.minutes is not None:
-        minutes_left = max(args.minutes - (time.perf_counter() - t0) / 60, 0.05)
+        # the selection's games after PPO count against the minutes too
+        minutes_left = max(args.minutes - (time.perf_counter() - t0 + selection.last_seconds)
+                           / 60, 0.05)
     callback = _Callbacks.build(minutes_left, total, names, args.self_play_every,
                                 args.print_every, progress=not args.no_progress)
     print(f"training {args.env}: {venv.num_envs} envs vs {names}, config {config}, "
@@ -661,6 +730,11 @@ def train(args):
     t1 = time.perf_counter()
     model.learn(total_timesteps=total, callback=callback, progress_bar=False)
     seconds = time.perf_counter() - t1
+    selection.score("ppo")
+    selection.restore_best()
+    torch.set_num_threads(threads)
+    if selection.games:
+        pretrain_stats = dict(pretrain_stats or {}, selection=selection.summary())
     callback.pretrain = pretrain_stats
     callback.seconds_total = time.perf_counter() - t0
     return model, venv, callback, config, ppo_kwargs, names, seconds, threads
