@@ -23,6 +23,10 @@ Rows (one table per run, ratios against the ``parallel_env`` row of the same env
                    with uniformly random actions (SuperSuit auto-resets without seeds, so
                    no recording can be replayed; illegal actions are legal to send).
 
+``--cold-start`` adds a second table: the CPU time of ``import botarena`` and of a first
+env's creation, reset and steps, with an empty compile cache and a warm one
+(``benchmarks.cold_start``).
+
 An agent-step is one agent acting once.  Every row is compiled and warmed up before it is
 timed; each number is the median of ``--repeats`` (>= 3) timed passes.  ``--quick`` takes
 smaller step counts (under a minute after compiling); ``--steps N`` fixes every row's
@@ -320,6 +324,9 @@ def parse_args(argv=None):
                         help="env ids (default: every registered env)")
     parser.add_argument("--repeats", type=int, default=3, help="timed passes per row (>= 3)")
     parser.add_argument("--steps", type=int, default=0, help="fix every row's step count")
+    parser.add_argument("--cold-start", action="store_true",
+                        help="also time import and the first steps with an empty compile cache "
+                             "and a warm one (benchmarks.cold_start; minutes per game)")
     parser.add_argument("--_nojit-worker", dest="nojit_worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.repeats < 3:
@@ -349,10 +356,15 @@ def main(argv=None):
     print(f"cpu: {info['cpu']} ({info['cpu_count']} cores); numba {info['numba']}, "
           f"threading layer {info['numba_threading_layer']}, {info['numba_threads']} threads; "
           f"{time.perf_counter() - start:.0f} s")
+    cold = []
+    if args.cold_start:
+        from . import cold_start
+        cold = [cold_start.cold_and_warm(env_id) for env_id in env_ids]
+        print(cold_start.format_table(cold))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": info, "quick": args.quick, "repeats": args.repeats,
-                       "rows": rows, "notes": notes}, f, indent=2)
+                       "rows": rows, "notes": notes, "cold_start": cold}, f, indent=2)
     return 0
 
 

@@ -74,3 +74,24 @@ def test_recorded_actions_replay_legally(env_id):
             assert chosen.all()
         replay.step(step, autoreset=True)
     assert np.array_equal(replay.obs, game.obs)
+
+
+def test_cold_start_table_runs(tmp_path):
+    """``benchmarks.cold_start`` times import and the first steps, cold and warm, in fresh
+    processes (structure only: no speed is asserted)."""
+    out = tmp_path / "cold.json"
+    result = subprocess.run([sys.executable, "-m", "benchmarks.cold_start", "--envs", BENCHED,
+                             "--json", str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[1].split()[0] == BENCHED
+    (row,) = json.loads(out.read_text())
+    assert row["env"] == BENCHED
+    for run in ("cold", "warm"):
+        assert set(row[run]) == {"import_cpu", "first_steps_cpu", "wall"}
+        assert all(value > 0 for value in row[run].values())
+
+
+def test_cold_start_refuses_unknown_envs():
+    result = subprocess.run([sys.executable, "-m", "benchmarks.cold_start", "--envs", "nope_v0"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 2 and "unknown env ids ['nope_v0']" in result.stderr

@@ -442,3 +442,20 @@ def test_envs_pickle_and_play_on(env_id):
             assert np.array_equal(a[0][agent], b[0][agent])
             assert a[1][agent] == b[1][agent]
     assert env.snapshot()["scores"].tolist() == copy.snapshot()["scores"].tolist()
+
+
+def test_vector_env_counts_games_and_its_num_envs_counts_slots():
+    import warnings
+    env = botarena.vector_env("paint_v0", 3)                  # 3 games x 2 seats
+    assert env.num_envs == 6 and env.game.num_envs == 3
+    env.close()
+    with pytest.warns(DeprecationWarning, match="num_games"):
+        old = botarena.vector_env("paint_v0", num_envs=2)
+    assert old.game.num_envs == 2
+    old.close()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        with pytest.raises(TypeError, match="both num_games and num_envs"):
+            botarena.vector_env("paint_v0", 2, num_envs=2)
+    with pytest.raises(TypeError, match="number of games"):
+        botarena.gymnasium_vector_env("paint_v0")

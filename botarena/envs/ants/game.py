@@ -7,6 +7,7 @@ from gymnasium import spaces
 
 from ...core import frame
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
+from ...core.params import make_params
 from ...core.rewards import REWARD_MODES
 from ...core.snapshot import array, fail, flag, integer, require
 from ...core.snapshot import rng as snapshot_rng
@@ -91,8 +92,8 @@ class AntsGame(BatchedGame):
         attack = disc_offsets(c.attack_radius2, False)
         gather = disc_offsets(c.gather_radius2, True, column_major=True)
         half = np.floor(full * 0.5 + 0.5) if integer else 0.5
-        return kernel.Params(
-            water=water, water_plane=(water.reshape(-1) * full).astype(dtype),
+        return make_params(
+            kernel.Params, c, water_plane=(water.reshape(-1) * full).astype(dtype),
             land_cells=np.flatnonzero(water.reshape(-1) == 0).astype(np.int64),
             move_ok=move_ok,
             stay_mask=np.tile(np.eye(NUM_COMMANDS, 1, dtype=np.int8).reshape(-1), H * W),
@@ -100,17 +101,8 @@ class AntsGame(BatchedGame):
             hill_owner=hills[:, 2].astype(np.int8),
             attack_offsets=attack, attack_reach=int(np.abs(attack).max(initial=0)),
             gather_offsets=gather, gather_reach=int(np.abs(gather).max(initial=0)),
-            hills_per_player=int(c.hills_per_player), hill_points=int(c.hill_points),
-            start_food=int(c.start_food), spawn_food_at_reset=bool(c.spawn_food_at_reset),
-            max_food=int(c.max_food), raze_loss=int(c.raze_loss), raze_gain=int(c.raze_gain),
-            survive_points=int(c.survive_points),
-            raze_one_hill_per_turn=bool(c.raze_one_hill_per_turn),
-            contested_food_credit=bool(c.contested_food_credit),
-            sequential_elimination_points=bool(c.sequential_elimination_points),
-            max_turns=int(c.max_turns),
-            reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
-            on=dtype(full), half=dtype(half), full=float(full), round=0.5 if integer else 0.0,
-        )
+            reward_mode=REWARD_MODES[c.reward],
+            on=dtype(full), half=dtype(half), full=float(full), round=0.5 if integer else 0.0)
 
     def observation_shape(self):
         return (NUM_PLANES, self.height, self.width)

@@ -18,25 +18,24 @@ and grids of env e + ``AHEAD_LISTS`` (``prefetch_lists``) and the lines at the a
 hills and constant planes of env e + ``AHEAD`` (``prefetch_ants``, which reads the ant
 list prefetched two envs before): ~1.3x kernel speed at batch 1024 (``core.prefetch``).
 """
-from collections import namedtuple
 
 from ...core.jit import copy_into, fill_plane, hot, phase
 from ...core.loop import game_loop
+from ...core.params import params_type
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from ...core.prefetch import LINE, prefetch
+from .config import Config
 from .constants import FOOD_OBS_CAP, HILL_REACH, NUM_COMMANDS, UNREACHED, Plane
 from .rules import (add_ant, land_distances, legal_commands, play_turn, spawn_food,
                     update_rank_keys)
 
-Params = namedtuple("Params", [
-    "water", "water_plane", "land_cells", "move_ok", "stay_mask", "hill_x", "hill_y",
-    "hill_owner", "attack_offsets", "attack_reach", "gather_offsets", "gather_reach",
-    "hills_per_player", "hill_points", "start_food", "spawn_food_at_reset", "max_food",
-    "raze_loss", "raze_gain", "survive_points", "raze_one_hill_per_turn",
-    "contested_food_credit", "sequential_elimination_points", "max_turns", "reward_mode",
-    "max_steps", "on", "half", "full", "round",
-])
+# every number field of Config under its own name, then what the game derives from them
+Params = params_type(Config, [
+    "water_plane", "land_cells", "move_ok", "stay_mask", "hill_x", "hill_y", "hill_owner",
+    "attack_offsets", "attack_reach", "gather_offsets", "gather_reach", "reward_mode", "on",
+    "half", "full", "round",
+], __name__)
 
 P_OWN, P_FOOD, P_OWN_HILLS, P_ENEMY_HILLS, P_WATER = (
     int(Plane.OWN_ANTS), int(Plane.FOOD), int(Plane.OWN_HILLS), int(Plane.ENEMY_HILLS),

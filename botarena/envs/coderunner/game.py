@@ -6,6 +6,7 @@ from ...core import frame
 from ...core import snapshot as snap
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.jit import BatchTyped
+from ...core.params import make_params
 from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS
@@ -108,24 +109,14 @@ class CodeRunnerGame(BatchedGame):
             x = np.arange(top + 1) / top
             return _lut(1.0 - x if rising else x, dtype, full, integer)
 
-        return kernel.Params(
-            cells=cells, spawns=spawns, n_enemies=n_enemies, enemy_spawn=enemy_spawn, prog=prog,
-            prog_len=prog_len, side=side, nbr=nbr, dist=dist, num_maps=K,
-            brick_restore=int(c.brick_restore), gold_respawn=int(c.gold_respawn),
-            runner_respawn=int(c.runner_respawn), enemy_respawn=int(c.enemy_respawn),
-            dig_delay=int(c.dig_delay), enemy_period=int(c.enemy_period),
-            enemy_first_move_turn=int(c.enemy_first_move_turn),
-            chase_radius=int(c.chase_radius), master_radius=int(c.master_radius),
-            other_radius=int(c.other_radius), gold_points=int(c.gold_points),
-            visit_points=int(c.visit_points), enemy_kill_points=int(c.enemy_kill_points),
-            opponent_kill_points=int(c.opponent_kill_points), max_turns=int(c.max_turns),
-            reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
-            death_penalty=float(c.death_penalty), mirror=bool(c.mirror), on=dtype(full),
+        return make_params(
+            kernel.Params, c, cells=cells, spawns=spawns, n_enemies=n_enemies,
+            enemy_spawn=enemy_spawn, prog=prog, prog_len=prog_len, side=side, nbr=nbr,
+            dist=dist, num_maps=K, reward_mode=REWARD_MODES[c.reward], on=dtype(full),
             half=_lut([0.5], dtype, full, integer)[0], cell_lut=ramp(NUM_CELL_CODES - 1),
             removed_lut=ramp(c.brick_restore), gold_lut=ramp(c.gold_respawn),
             runner_lut=ramp(c.runner_respawn, rising=True), enemy_lut=ramp(c.enemy_respawn),
-            dig_bar=bar(c.dig_delay), turn_bar=bar(c.max_turns),
-        )
+            dig_bar=bar(c.dig_delay), turn_bar=bar(c.max_turns))
 
     def observation_shape(self):
         return (NUM_PLANES, HEIGHT, WIDTH)

@@ -37,28 +37,26 @@ vectorizes) and prefetches one index per line: a loop per cell was ~27% of a ste
 Calls: ``play_env``, ``observe_changes``, ``play_turn`` and ``timed_events`` are
 ``@phase`` (inlined, see ``core.jit``); the phases LLVM inlines itself stay ``@hot``.
 """
-from collections import namedtuple
 
 
 from ...core import layout
 from ...core.jit import copy_into, hot, phase
 from ...core.loop import game_loop
+from ...core.params import params_type
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
+from .config import Config
 from .constants import (HEIGHT, NUM_ACTIONS, NUM_PLANES, OPP_SPAWN, OWN_SPAWN, QUEUE, REMOVED,
                         WIDTH, Plane)
 from ...core.prefetch import LINE, prefetch
 from .rules import legal_actions, play_turn
 
-Params = namedtuple("Params", [
+# every number field of Config under its own name, then what the game derives from them
+Params = params_type(Config, [
     "cells", "spawns", "n_enemies", "enemy_spawn", "prog", "prog_len", "side", "nbr", "dist",
-    "num_maps", "brick_restore", "gold_respawn", "runner_respawn", "enemy_respawn",
-    "dig_delay", "enemy_period", "enemy_first_move_turn", "chase_radius", "master_radius",
-    "other_radius", "gold_points", "visit_points", "enemy_kill_points",
-    "opponent_kill_points", "max_turns", "reward_mode", "max_steps", "death_penalty",
-    "mirror", "on", "half", "cell_lut", "removed_lut", "gold_lut", "runner_lut", "enemy_lut",
-    "dig_bar", "turn_bar",
-])
+    "num_maps", "reward_mode", "on", "half", "cell_lut", "removed_lut", "gold_lut",
+    "runner_lut", "enemy_lut", "dig_bar", "turn_bar",
+], __name__)
 
 P_CELL, P_TIMER, P_OWN, P_OPPONENT = (int(Plane.CELL), int(Plane.TIMER), int(Plane.OWN),
                                       int(Plane.OPPONENT))

@@ -8,6 +8,7 @@ from ...core import frame
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.grid import EGO_VIEW, ego_shape
 from ...core.jit import BatchTyped
+from ...core.params import make_params
 from ...core.rewards import REWARD_MODES
 from ...core.rng import GAME, NUM_STREAMS, shuffle
 from . import kernel, render
@@ -104,24 +105,12 @@ class DungeonGame(BatchedGame):
         power_lut = _lut(full * np.arange(POWER_OBS_CAP + 1) / POWER_OBS_CAP, dtype, integer)
         score_lut = _lut(full * np.arange(2 * SCORE_OBS_CAP + 1) / (2 * SCORE_OBS_CAP), dtype,
                          integer)
-        return kernel.Params(
-            tiles=tiles, positions=positions, generate=self._template is None,
-            symmetric=bool(c.symmetric), metal_blocks=int(c.metal_blocks),
-            wooden_blocks=int(c.wooden_blocks), ore_blocks=int(c.ore_blocks),
-            map_ammo=int(c.map_ammo), player_hp=int(c.player_hp), player_ammo=int(c.player_ammo),
-            bomb_power=int(c.bomb_power), bomb_fuse=int(fuse), ore_hp=int(c.ore_hp),
-            wood_points=int(c.wood_points), ore_points=int(c.ore_points),
-            treasure_points=int(c.treasure_points), hit_points=int(c.hit_points),
-            ammo_lifetime=int(c.ammo_lifetime), ammo_delay=int(c.ammo_delay),
-            ammo_respawn=int(c.ammo_respawn), treasure_min=int(c.treasure_min),
-            treasure_max=int(c.treasure_max), treasure_retry=int(c.treasure_retry),
-            max_ticks=int(c.max_turns), double_pay=bool(c.double_pay),
-            reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
-            hurt_penalty=float(c.hurt_penalty), ego=c.view == EGO_VIEW,
-            on=dtype(full), off=dtype(0),
-            ore_lut=ore_lut, bomb_lut=bomb_lut, danger_lut=danger_lut, hp_lut=hp_lut,
-            time_lut=time_lut, ammo_lut=ammo_lut, power_lut=power_lut, score_lut=score_lut,
-        )
+        return make_params(
+            kernel.Params, c, tiles=tiles, positions=positions,
+            generate=self._template is None, reward_mode=REWARD_MODES[c.reward],
+            ego=c.view == EGO_VIEW, on=dtype(full), off=dtype(0), ore_lut=ore_lut,
+            bomb_lut=bomb_lut, danger_lut=danger_lut, hp_lut=hp_lut, time_lut=time_lut,
+            ammo_lut=ammo_lut, power_lut=power_lut, score_lut=score_lut)
 
     def observation_shape(self):
         if self.config.view == EGO_VIEW:

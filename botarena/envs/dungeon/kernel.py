@@ -25,29 +25,27 @@ gives (``prefetch_env``: its state's grids and lists, its scattered observation 
 at batch 4096 they are far from the core.  The record and its prefetch, with the state in
 one huge-page block: ~1.15x the steps/s at batch 4096.
 """
-from collections import namedtuple
 
 from ...core import layout
 from ...core.grid import centre_window
 from ...core.jit import copy_into, fill_plane, hot, phase
 from ...core.loop import game_loop
+from ...core.params import params_type
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
 from .constants import (AMMO, AMMO_OBS_CAP, METAL, ORE, POWER_OBS_CAP, SCORE_OBS_CAP,
                         TREASURE, WOOD, Plane)
 from ...core.prefetch import LINE, prefetch
+from .config import Config
 from .maps import generate_map
 from .rules import (ACTION_DELTAS, legal_actions, place_ammo, play_tick, reach,
                     update_rank_keys)
 
-Params = namedtuple("Params", [
-    "tiles", "positions", "generate", "symmetric", "metal_blocks", "wooden_blocks",
-    "ore_blocks", "map_ammo", "player_hp", "player_ammo", "bomb_power", "bomb_fuse", "ore_hp",
-    "wood_points", "ore_points", "treasure_points", "hit_points", "ammo_lifetime",
-    "ammo_delay", "ammo_respawn", "treasure_min", "treasure_max", "treasure_retry",
-    "max_ticks", "double_pay", "reward_mode", "max_steps", "hurt_penalty", "ego", "on", "off", "ore_lut", "bomb_lut",
-    "danger_lut", "hp_lut", "time_lut", "ammo_lut", "power_lut", "score_lut",
-])
+# every number field of Config under its own name, then what the game derives from them
+Params = params_type(Config, [
+    "tiles", "positions", "generate", "reward_mode", "ego", "on", "off", "ore_lut",
+    "bomb_lut", "danger_lut", "hp_lut", "time_lut", "ammo_lut", "power_lut", "score_lut",
+], __name__)
 
 # plane indices as plain ints (numba indexes with IntEnum members more slowly)
 P_METAL, P_WOOD, P_ORE, P_BOMB, P_DANGER, P_AMMO, P_TREASURE, P_BODY, P_TIME = (
@@ -93,7 +91,7 @@ def reset_env(s, p, e):
         s.ammo[e, a] = p.player_ammo
         s.power[e, a] = p.bomb_power
         s.alive[e, a] = True
-        s.death_tick[e, a] = p.max_ticks + 1
+        s.death_tick[e, a] = p.max_turns + 1
         s.scores[e, a] = 0
         s.prev_scores[e, a] = 0
         s.prev_alive[e, a] = True

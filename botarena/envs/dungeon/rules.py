@@ -484,7 +484,7 @@ def remove_dead(s, p, e, old_fires):
     s.tick[e] = tick + 1
     s.steps[e] += 1
     update_rank_keys(s, p, e)
-    return living <= 1 or tick + 1 >= p.max_ticks
+    return living <= 1 or tick + 1 >= p.max_turns
 
 
 @phase

@@ -7,6 +7,7 @@ from ...core import snapshot as snap
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
 from ...core.jit import BatchTyped
 from ...core.grid import EGO_VIEW, ego_shape
+from ...core.params import make_params
 from ...core.rewards import REWARD_MODES
 from . import kernel, render
 from .bots import BOTS
@@ -61,15 +62,13 @@ class PaintGame(BatchedGame):
             positions = np.zeros((self._players, 2), dtype=np.int16)
         else:
             colour, positions = self._template
-        return kernel.Params(
+        return make_params(
+            kernel.Params, c, num_players=self._players, max_turns=self.max_turns,
             colour=colour, positions=positions, generate=self._template is None,
-            num_players=self._players, obstacle_density=float(c.obstacle_density),
-            symmetric=bool(c.symmetric), max_turns=int(self.max_turns),
-            reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
-            ego=c.view == EGO_VIEW, on=OBS_DTYPES[c.obs_dtype](OBS_ONE[c.obs_dtype]), full=float(OBS_ONE[c.obs_dtype]),
+            reward_mode=REWARD_MODES[c.reward], ego=c.view == EGO_VIEW,
+            on=OBS_DTYPES[c.obs_dtype](OBS_ONE[c.obs_dtype]), full=float(OBS_ONE[c.obs_dtype]),
             round=0.5 if c.obs_dtype == "uint8" else 0.0,
-            alive=np.ones(self._players, dtype=np.bool_),
-        )
+            alive=np.ones(self._players, dtype=np.bool_))
 
     def observation_shape(self):
         if self.config.view == EGO_VIEW:

@@ -8,19 +8,19 @@ first turn), ``round`` (0.5 where planes are stored as integers, so that stores 
 and ``alive`` (all True: nobody leaves a paint game, so it also serves as the row of
 who was in the game before a step).
 """
-from collections import namedtuple
-
 from ...core.jit import copy_into, hot, phase
 from ...core.loop import game_loop
+from ...core.params import params_type
 from ...core.rewards import finish_step
+from .config import Config
 from .constants import OBSTACLE, Plane
 from .maps import generate_board
 from .rules import legal_actions, play_turn
 
-Params = namedtuple("Params", [
-    "colour", "positions", "generate", "num_players", "obstacle_density", "symmetric",
-    "max_turns", "reward_mode", "max_steps", "ego", "on", "full", "round", "alive",
-])
+# every number field of Config under its own name, then what the game derives from them
+Params = params_type(Config, [
+    "colour", "positions", "generate", "reward_mode", "ego", "on", "full", "round", "alive",
+], __name__)
 
 
 @hot

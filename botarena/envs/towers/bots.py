@@ -90,7 +90,7 @@ def random(s, p, env_ids, agent_ids, out):
                         break
                     pick -= 1
         for i in range(s.num_towers[e, a]):
-            if not s.tower_dead[e, a, i] and tower_age(s, e, a, i) >= p.min_blast_age:
+            if not s.tower_dead[e, a, i] and tower_age(s, e, a, i) >= p.tower_min_blast_age:
                 if randint(s.rng, e, AGENT, NUM_COMMANDS) == 0:
                     t = s.tower_x[e, a, i] * size + s.tower_y[e, a, i]
                     row[view_tile(t, a, tiles)] = C_BLAST
@@ -157,7 +157,7 @@ def play_targets(s, p, e, a, targets, tower_group, flag_tower_group, row, dist, 
             continue
         v = view_tile(t, a, tiles)
         cx, cy = t // size + 0.5, t % size + 0.5
-        if enemies_near(s, e, b, cx, cy, p.bot_radius) >= BLAST_GROUP:
+        if enemies_near(s, e, b, cx, cy, p.bot_blast_impact_radius) >= BLAST_GROUP:
             row[v] = C_BLAST
             continue
         if targets[t] and own[t] == 1 and enemy[t] == 0:
@@ -179,11 +179,11 @@ def play_targets(s, p, e, a, targets, tower_group, flag_tower_group, row, dist, 
         if choice >= 0:
             row[v] = FIRST_MOVE + view_direction(choice, a)
     for i in range(s.num_towers[e, a]):
-        if s.tower_dead[e, a, i] or tower_age(s, e, a, i) < p.min_blast_age:
+        if s.tower_dead[e, a, i] or tower_age(s, e, a, i) < p.tower_min_blast_age:
             continue
         tx, ty = s.tower_x[e, a, i], s.tower_y[e, a, i]
         group = flag_tower_group if terrain[tx * size + ty] == FLAG else tower_group
-        if enemies_near(s, e, b, tx + 0.5, ty + 0.5, p.tower_radius / 2) >= group:
+        if enemies_near(s, e, b, tx + 0.5, ty + 0.5, p.tower_blast_impact_radius / 2) >= group:
             row[view_tile(tx * size + ty, a, tiles)] = C_BLAST
 
 
@@ -321,7 +321,7 @@ def striped(s, p, env_ids, agent_ids, out):
             if own[t] == 0:
                 continue
             v = view_tile(t, a, tiles)
-            if enemies_near(s, e, b, t // size + 0.5, t % size + 0.5, p.bot_radius) >= BLAST_GROUP:
+            if enemies_near(s, e, b, t // size + 0.5, t % size + 0.5, p.bot_blast_impact_radius) >= BLAST_GROUP:
                 row[v] = C_BLAST
             elif targets[t] and tower_row(v, size) and own[t] == 1 and enemy[t] == 0:
                 row[v] = C_TRANSFORM
@@ -330,10 +330,10 @@ def striped(s, p, env_ids, agent_ids, out):
                 if k >= 0:
                     row[v] = FIRST_MOVE + view_direction(k, a)
         for i in range(s.num_towers[e, a]):
-            if s.tower_dead[e, a, i] or tower_age(s, e, a, i) < p.min_blast_age:
+            if s.tower_dead[e, a, i] or tower_age(s, e, a, i) < p.tower_min_blast_age:
                 continue
             tx, ty = s.tower_x[e, a, i], s.tower_y[e, a, i]
-            if enemies_near(s, e, b, tx + 0.5, ty + 0.5, p.tower_radius / 2) >= TOWER_BLAST_GROUP:
+            if enemies_near(s, e, b, tx + 0.5, ty + 0.5, p.tower_blast_impact_radius / 2) >= TOWER_BLAST_GROUP:
                 row[view_tile(tx * size + ty, a, tiles)] = C_BLAST
 
 

@@ -8,6 +8,7 @@ from gymnasium import spaces
 from ...core import frame
 from ...core.batched import OBS_ONE, BatchedGame
 from ...core.grid import DIRECTIONS
+from ...core.params import make_params
 from ...core.rewards import REWARD_MODES
 from ...core.snapshot import array, fail, flag, integer, require
 from ...core.snapshot import rng as snapshot_rng
@@ -100,25 +101,11 @@ class TowersGame(BatchedGame):
         N = self.size
         integer = c.obs_dtype == "uint8"
         terrain = self.map.terrain if self.map is not None else np.zeros((N, N), np.uint8)
-        return kernel.Params(
-            nbr=neighbours(N), base_tile=np.array([0, N * N - 1], dtype=np.int64),
-            terrain=terrain, random_board=c.random_board, water=float(c.water),
-            flag_size=int(c.flag_size), num_bots_start=int(c.num_bots_start),
-            spawn_frequency=int(c.bot_spawn_frequency), max_bot_hp=int(c.max_bot_hp),
-            max_tower_hp=int(c.max_tower_hp), bot_speed=float(c.bot_speed),
-            bot_radius=float(c.bot_blast_impact_radius),
-            bot_damage=int(c.bot_blast_damage_points),
-            tower_radius=float(c.tower_blast_impact_radius),
-            tower_damage=int(c.tower_blast_damage_points),
-            min_blast_age=int(c.tower_min_blast_age),
-            bot_multiplier=int(c.bot_score_multiplier),
-            tower_multiplier=int(c.tower_score_multiplier),
-            hp_factor=int(c.transform_hp_factor), num_turns=int(c.max_turns),
-            reward_mode=REWARD_MODES[c.reward], max_steps=int(c.max_steps or 0),
-            turn_score_weight=float(c.turn_score_weight),
+        return make_params(
+            kernel.Params, c, nbr=neighbours(N),
+            base_tile=np.array([0, N * N - 1], dtype=np.int64), terrain=terrain, random_board=c.random_board, reward_mode=REWARD_MODES[c.reward],
             full=float(OBS_ONE[c.obs_dtype]), round=0.5 if integer else 0.0,
-            noop_mask=np.tile(np.eye(NUM_COMMANDS, 1, dtype=np.int8).reshape(-1), N * N),
-        )
+            noop_mask=np.tile(np.eye(NUM_COMMANDS, 1, dtype=np.int8).reshape(-1), N * N))
 
     def observation_shape(self):
         return (NUM_PLANES, self.size, self.size)

@@ -1,35 +1,32 @@
 """Towers' batch kernels (the contract in ``botarena.core.batched``).
 
-``p``, the params tuple: ``nbr`` (int64[N * N, 8], the neighbouring tile in each
-direction, -1 off the map), ``base_tile`` (the bases' flat tiles), the map (``terrain``,
-uint8[N, N]; unused with ``random_board``, which draws a map at every reset: ``water``,
-``flag_size``), every rule constant of ``Config``, the reward mode, ``max_steps``,
-``turn_score_weight``, the observation's scale (``full``, and ``round``: 0.5 where planes
-are stored as integers, so that the store rounds) and ``noop_mask`` (the action mask with
-only no-op legal on every tile).
+``p``, the params tuple: every number field of ``Config`` under its name (``water`` and
+``flag_size`` drive the generator of ``random_board``), then ``nbr`` (int64[N * N, 8], the
+neighbouring tile in each direction, -1 off the map), ``base_tile`` (the bases' flat
+tiles), the map (``terrain``, uint8[N, N]; unused with ``random_board``, which draws a map
+at every reset), the reward mode, the observation's scale (``full``, and ``round``: 0.5
+where planes are stored as integers, so that the store rounds) and ``noop_mask`` (the
+action mask with only no-op legal on every tile).
 
 Observations and masks (``observe``): written whole after a reset (``observe_env``),
 updated in place by a step (only the tiles of the units before and after the turn, and
 the constant planes whose value changed).
 """
-from collections import namedtuple
-
 from ...core.jit import copy_into, hot, phase
 from ...core.loop import game_loop
+from ...core.params import params_type
 from ...core.rewards import finish_step
+from .config import Config
 from .constants import NUM_COMMANDS, NUM_PLAYERS
 from .maps import generate_terrain
 from .observe import after_turn, before_turn, observe_env, planes_of
 from .paths import forget_fields
 from .rules import play_turn, spawn_at_base, update_rank_keys
 
-Params = namedtuple("Params", [
-    "nbr", "base_tile", "terrain", "random_board", "water", "flag_size", "num_bots_start",
-    "spawn_frequency", "max_bot_hp", "max_tower_hp", "bot_speed", "bot_radius",
-    "bot_damage", "tower_radius", "tower_damage", "min_blast_age", "bot_multiplier",
-    "tower_multiplier", "hp_factor", "num_turns", "reward_mode", "max_steps",
-    "turn_score_weight", "full", "round", "noop_mask",
-])
+# every number field of Config under its own name, then what the game derives from them
+Params = params_type(Config, [
+    "nbr", "base_tile", "terrain", "random_board", "reward_mode", "full", "round", "noop_mask",
+], __name__)
 
 
 @hot

@@ -87,7 +87,7 @@ def draw_units(s, p, e, planes, masks):
             if s.tower_dead[e, q, i]:
                 continue
             t = s.tower_x[e, q, i] * size + s.tower_y[e, q, i]
-            ready = tower_age(s, e, q, i) >= p.min_blast_age
+            ready = tower_age(s, e, q, i) >= p.tower_min_blast_age
             for a in range(NUM_PLAYERS):
                 k = tower_plane(q, a) * tiles + view_tile(t, a, tiles)
                 planes[a, k] = full + rnd
@@ -141,7 +141,7 @@ def show_counters(s, p, e, planes, whole):
     """Every player's constant planes of the turn and the margins (those whose value
     changed, or all if ``whole``)."""
     tiles = s.terrain.shape[1] * s.terrain.shape[1]
-    turn_value = p.full * s.turn[e] / p.num_turns + p.round
+    turn_value = p.full * s.turn[e] / p.max_turns + p.round
     for a in range(NUM_PLAYERS):
         b = 1 - a
         own = planes[a]

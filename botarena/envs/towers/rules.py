@@ -206,7 +206,7 @@ def bots_act(s, p, e):
     for a in range(NUM_PLAYERS):
         for i in range(s.num_bots[e, a]):
             if s.bot_cmd[e, a, i] == BLAST and not s.bot_dead[e, a, i] and at_target(s, e, a, i):
-                blast(s, e, a, s.bot_x[e, a, i], s.bot_y[e, a, i], p.bot_radius, p.bot_damage)
+                blast(s, e, a, s.bot_x[e, a, i], s.bot_y[e, a, i], p.bot_blast_impact_radius, p.bot_blast_damage_points)
     for a in range(NUM_PLAYERS):
         for i in range(s.num_bots[e, a]):
             if s.bot_cmd[e, a, i] == BLAST and not s.bot_dead[e, a, i] and at_target(s, e, a, i):
@@ -218,12 +218,12 @@ def towers_act(s, p, e):
     """Phase 4: towers told to blast, old enough, blast and die."""
     for a in range(NUM_PLAYERS):
         for i in range(s.num_towers[e, a]):
-            if s.tower_blast[e, a, i] and tower_age(s, e, a, i) >= p.min_blast_age:
+            if s.tower_blast[e, a, i] and tower_age(s, e, a, i) >= p.tower_min_blast_age:
                 blast(s, e, a, s.tower_x[e, a, i] + 0.5, s.tower_y[e, a, i] + 0.5,
-                      p.tower_radius, p.tower_damage)
+                      p.tower_blast_impact_radius, p.tower_blast_damage_points)
     for a in range(NUM_PLAYERS):
         for i in range(s.num_towers[e, a]):
-            if s.tower_blast[e, a, i] and tower_age(s, e, a, i) >= p.min_blast_age:
+            if s.tower_blast[e, a, i] and tower_age(s, e, a, i) >= p.tower_min_blast_age:
                 s.tower_dead[e, a, i] = True
 
 
@@ -362,7 +362,7 @@ def transform(s, p, e):
                 continue
             s.tower_x[e, a, k] = t // size
             s.tower_y[e, a, k] = t % size
-            s.tower_hp[e, a, k] = min(p.hp_factor * s.bot_hp[e, a, i], p.max_tower_hp)
+            s.tower_hp[e, a, k] = min(p.transform_hp_factor * s.bot_hp[e, a, i], p.max_tower_hp)
             s.tower_id[e, a, k] = s.next_id[e]
             s.tower_born[e, a, k] = s.turn[e] + 1
             s.tower_dead[e, a, k] = False
@@ -396,10 +396,10 @@ def turn_score(s, p, e, a):
     score = 0
     for i in range(s.num_bots[e, a]):
         if not s.bot_dead[e, a, i] and terrain[tile_of(s.bot_x[e, a, i], s.bot_y[e, a, i], size)] == FLAG:
-            score += p.bot_multiplier
+            score += p.bot_score_multiplier
     for i in range(s.num_towers[e, a]):
         if not s.tower_dead[e, a, i] and s.terrain[e, s.tower_x[e, a, i], s.tower_y[e, a, i]] == FLAG:
-            score += p.tower_multiplier
+            score += p.tower_score_multiplier
     return score
 
 
@@ -424,11 +424,11 @@ def update_rank_keys(s, e):
 def spawn(s, p, e):
     """Phase 9: new bots at the bases; the turn ends.  True when the game is over."""
     for a in range(NUM_PLAYERS):
-        spawn_at_base(s, p, e, a, p.spawn_frequency)
+        spawn_at_base(s, p, e, a, p.bot_spawn_frequency)
     s.turn[e] += 1
     s.steps[e] += 1
     update_rank_keys(s, e)
-    return s.turn[e] >= p.num_turns
+    return s.turn[e] >= p.max_turns
 
 
 @hot
