@@ -164,7 +164,9 @@ DEFAULT_FINETUNE = {
 # between flag tiles), then DAgger rounds of 16 whole games in 90% of the minutes, and PPO
 # (200-400 fps: no 1000-turn episode ends within minutes) only for what is left.  The
 # stages swung between winning and losing to greedy (one deterministic game per seat), so
-# --select-games 2 keeps the best stage by 2 games against random and greedy each.
+# --select-games 2 keeps the best stage by 2 games against random and greedy each: 1.00 vs
+# random and 1.00 vs greedy in 5 and in 20 minutes (100 games each; without the selection
+# a 20-minute run ended on a losing stage, 0.00 vs greedy).
 ENV_ARGS = {"ants_v0": {"arch": "cells", "bf16": True, "channels": "32,32,32",
                         "unit_moves": True, "opponent": "random", "pretrain_steps": 25_600,
                         "pretrain_epochs": 3},
