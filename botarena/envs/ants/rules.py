@@ -370,6 +370,8 @@ def spawn_food(s, p, e, draws):
 
 @hot
 def update_rank_keys(s, p, e):
+    """win_loss rank keys: the turn of elimination (later is better; still in: max_turns +
+    1), then the score."""
     elim_turn, scores, rank_key = s.elim_turn[e], s.scores[e], s.rank_key[e]
     for a in range(scores.shape[0]):
         rank_key[a] = elim_turn[a] * RANK_TURN_WEIGHT + scores[a]

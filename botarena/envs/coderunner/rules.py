@@ -76,6 +76,9 @@ def empty_like(cells, enemy_pos, enemy_alive, n, r, c):
 
 @hot
 def falling(cells, enemy_pos, enemy_alive, n, r, c):
+    """Whether a character at (r, c) falls (see Movement above): not on the bottom row or
+    a ladder, and its cell (unless a removed brick it stands in) and the cell below
+    empty-like."""
     if r >= HEIGHT - 1:
         return False
     if cells[r, c] == LADDER:
@@ -186,6 +189,7 @@ def push(queue, head, count, k):
 
 @hot
 def kill_runner(s, p, e, a):
+    """Runner a dies: off the map until its respawn, ``runner_respawn`` turns from now."""
     s.runner_alive[e, a] = False
     s.runner_pos[e, a, 0] = -1
     s.runner_pos[e, a, 1] = -1
@@ -195,6 +199,8 @@ def kill_runner(s, p, e, a):
 
 @hot
 def kill_enemy(s, p, e, i):
+    """Enemy i dies: off the map until its respawn, ``enemy_respawn`` turns from now; its
+    pursuit stack and program restart."""
     s.enemy_alive[e, i] = False
     s.enemy_pos[e, i, 0] = -1
     s.enemy_pos[e, i, 1] = -1
@@ -207,6 +213,8 @@ def kill_enemy(s, p, e, i):
 
 @hot
 def plan_runners(s, p, e, actions):
+    """Phase 1 (runners): from the start-of-turn state, a falling runner's fall, else its
+    legal move or dig (``runner_new``, ``runner_dig``); illegal commands do nothing."""
     cells, pos, alive = s.cells[e], s.runner_pos[e], s.runner_alive[e]
     new, dig, ready = s.runner_new[e], s.runner_dig[e], s.dig_ready[e]
     enemy_pos, enemy_alive, n = s.enemy_pos[e], s.enemy_alive[e], s.num_enemies[e]
@@ -281,6 +289,8 @@ def pursuit_move(s, p, e, i, side, r, c):
 
 @hot
 def plan_enemies(s, p, e):
+    """Phase 1 (enemies): trapped stays, falling falls, a due enemy pursues a runner in its
+    chase radius, else pops its pursuit stack, else plays its program (``enemy_new``)."""
     cells = s.cells[e]
     enemy_pos, enemy_alive, n = s.enemy_pos[e], s.enemy_alive[e], s.num_enemies[e]
     new, nxt, pc, sp, stack = s.enemy_new[e], s.enemy_next[e], s.enemy_pc[e], s.enemy_sp[e], s.enemy_stack[e]
@@ -331,6 +341,8 @@ def plan_enemies(s, p, e):
 
 @hot
 def move_characters(s, p, e):
+    """Phase 2: everybody moves to their planned cell at once; a runner that swaps cells
+    with an enemy dies."""
     pos, alive, new = s.runner_pos[e], s.runner_alive[e], s.runner_new[e]
     enemy_pos, enemy_alive, enemy_new, n = s.enemy_pos[e], s.enemy_alive[e], s.enemy_new[e], s.num_enemies[e]
     for a in range(2):
@@ -359,6 +371,8 @@ def move_characters(s, p, e):
 
 @hot
 def apply_digs(s, p, e):
+    """Phase 3: each planned dig turns its target brick into a removed brick (restored
+    ``brick_restore`` turns later); both runners may dig the same brick."""
     cells, restore, dug_by = s.cells[e], s.restore_turn[e], s.dug_by[e]
     dig, new = s.runner_dig[e], s.runner_new[e]
     turn = s.turn[e]
@@ -382,6 +396,9 @@ def apply_digs(s, p, e):
 
 @hot
 def restore_brick(s, p, e, r, c):
+    """A removed brick at (r, c) turns back into brick: a runner inside dies
+    (``opponent_kill_points`` to the other runner if it dug it), an enemy inside dies
+    (``enemy_kill_points`` to each digger)."""
     cells, dug_by = s.cells[e], s.dug_by[e]
     pos, alive, scores = s.runner_pos[e], s.runner_alive[e], s.scores[e]
     enemy_pos, enemy_alive, n = s.enemy_pos[e], s.enemy_alive[e], s.num_enemies[e]
@@ -417,6 +434,8 @@ def restore_brick(s, p, e, r, c):
 
 @phase
 def timed_events(s, p, e):
+    """Phase 4: what falls due this turn, from the queues and timers: bricks restored,
+    gold back, runners and enemies respawned."""
     turn = s.turn[e]
     holes, restore = s.hole_queue[e], s.restore_turn[e]
     while s.num_holes[e] > 0:
@@ -460,6 +479,8 @@ def timed_events(s, p, e):
 
 @hot
 def collect_gold(s, p, e):
+    """Phase 5: a living runner on gold takes it (``gold_points`` each: both may take the
+    same gold); it reappears ``gold_respawn`` turns later."""
     cells, pos, alive, scores = s.cells[e], s.runner_pos[e], s.runner_alive[e], s.scores[e]
     for a in range(2):
         if alive[a]:
@@ -495,6 +516,7 @@ def visit_cells(s, p, e):
 
 @hot
 def enemy_contact(s, p, e):
+    """Phase 7: a living runner sharing its cell with a living enemy dies."""
     pos, alive = s.runner_pos[e], s.runner_alive[e]
     enemy_pos, enemy_alive, n = s.enemy_pos[e], s.enemy_alive[e], s.num_enemies[e]
     for a in range(2):

@@ -8,7 +8,7 @@ and their random choices come from each env's ``AGENT`` stream, never from the g
 
 The planners read a danger map: for every cell, the number of ticks until a fire hits
 it (1 = during the next tick), from the fire on the board and from every bomb's blast on
-the current board, chains included (``kernel.hit_times``).
+the current board, chains included (``rules.hit_times``).
 
 ``safe_bomber``: if its cell is in danger, it runs along the shortest path whose every
 step is not hit on the tick it arrives there, to a cell no fire will hit.  Otherwise it
@@ -37,8 +37,7 @@ from numba import njit
 from ...core.jit import batch_typed
 from ...core.rng import AGENT, randint
 from .constants import AMMO, NUM_ACTIONS, ORE, TREASURE, WOOD
-from .kernel import hit_times
-from .rules import ACTION_DELTAS, BOMB_ACTION, can_enter, legal_actions, reach
+from .rules import ACTION_DELTAS, BOMB_ACTION, can_enter, hit_times, legal_actions, reach
 
 NO_DANGER = 1 << 30
 NO_ESCAPE = -1

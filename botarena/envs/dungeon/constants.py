@@ -55,7 +55,7 @@ class Plane(IntEnum):
     AMMO = 5           # binary
     TREASURE = 6       # binary
     BODY = 7           # binary: dead players' bodies (solid)
-    TIME_LEFT = 8      # constant: ticks left / max_ticks
+    TIME_LEFT = 8      # constant: ticks left / max_turns
     OWN = 9            # binary: the observing player (alive)
     OPPONENT = 10      # graded: other living players, by HP / player_hp
     OWN_HP = 11        # constant: hp / player_hp
@@ -70,7 +70,7 @@ AMMO_OBS_CAP = 10
 POWER_OBS_CAP = 10
 SCORE_OBS_CAP = 100      # score margins beyond +-100 saturate the OWN_SCORE plane
 
-# win_loss rank key: (tick of death, or max_ticks + 1 if alive) * RANK_TICK_WEIGHT, plus the
+# win_loss rank key: (tick of death, or max_turns + 1 if alive) * RANK_TICK_WEIGHT, plus the
 # score while alive (players dying on the same tick tie, whatever their scores)
 RANK_TICK_WEIGHT = 1.0e7
 

@@ -9,7 +9,7 @@ constant planes' ``time_lut[tick]``, ``ammo_lut[min(ammo, AMMO_OBS_CAP)]``,
 (a table lookup instead of a division per plane and player at every step).
 
 Speed: the functions that take the whole state ``s`` and params ``p`` (``step_env``,
-``observe_env``, ``blast_arms``, ``chain_times``, ``rules.play_tick``) are ``@phase``
+``observe_env``, ``rules.blast_arms``, ``rules.chain_times``, ``rules.play_tick``) are ``@phase``
 (inlined into the batch drivers, see ``core.jit``); so are ``rules.legal_actions`` and its
 ``can_enter`` (called per player and move: ~1.4x the steps/s at batch 4096).  The
 loop over envs (``core.loop``) takes the flat-cell views (``flat_cells``) once per range,
@@ -38,8 +38,8 @@ from .constants import (AMMO, AMMO_OBS_CAP, METAL, ORE, POWER_OBS_CAP, SCORE_OBS
 from ...core.prefetch import LINE, prefetch
 from .config import Config
 from .maps import generate_map
-from .rules import (ACTION_DELTAS, legal_actions, place_ammo, play_tick, reach,
-                    update_rank_keys)
+from .rules import (ACTION_DELTAS, blast_arms, chain_times, legal_actions, place_ammo,
+                    play_tick, update_rank_keys)
 
 # every number field of Config under its own name, then what the game derives from them
 Params = params_type(Config, [
@@ -100,70 +100,6 @@ def reset_env(s, p, e):
     s.steps[e] = 0
     s.over[e] = False
     update_rank_keys(s, p, e)
-
-
-@phase
-def blast_arms(s, e, blast, chain):
-    """``blast[b, d]``: bomb b's reach in direction d (0..3: up, down, left, right) on the
-    current board, and ``chain[b, d]``: the bomb that arm ends on (-1: none)."""
-    tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
-    bomb_x, bomb_y, bomb_power = s.bomb_x[e], s.bomb_y[e], s.bomb_power[e]
-    for b in range(s.num_bombs[e]):
-        x, y, power = bomb_x[b], bomb_y[b], bomb_power[b]
-        for d in range(4):
-            r = reach(tiles, bomb_grid, x, y, d + 1, power)
-            blast[b, d] = r
-            c = -1
-            if r > 0:
-                cx, cy = x + r * ACTION_DELTAS[d + 1, 0], y + r * ACTION_DELTAS[d + 1, 1]
-                c = bomb_grid[cy, cx] - 1
-            chain[b, d] = c
-
-
-@phase
-def chain_times(s, e, hit_in, chain):
-    """``hit_in[b]`` as in ``hit_times``, from the bombs' timers, the fire on the board
-    and the arms' ``chain`` (see ``blast_arms``); returns the number of bombs."""
-    bomb_grid, bomb_timer = s.bomb_grid[e], s.bomb_timer[e]
-    fire_x, fire_y, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_reach[e]
-    nb = s.num_bombs[e]
-    for b in range(nb):
-        hit_in[b] = bomb_timer[b] + 1
-    if nb == 0:
-        return nb
-    for f in range(s.num_fires[e]):            # bombs in today's fire go off next tick
-        for d in range(4):
-            dx, dy = ACTION_DELTAS[d + 1, 0], ACTION_DELTAS[d + 1, 1]
-            for k in range(1, fire_reach[f, d] + 1):
-                cx, cy = fire_x[f] + k * dx, fire_y[f] + k * dy
-                c = bomb_grid[cy, cx] - 1
-                if c >= 0:
-                    if hit_in[c] > 2:
-                        hit_in[c] = 2
-    # shortest chains (Bellman-Ford: settled after nb - 1 passes, whatever the order)
-    changed = True
-    passes = 0
-    while changed and passes < nb:
-        changed = False
-        passes += 1
-        for b in range(nb):
-            later = hit_in[b] + 1
-            for d in range(4):
-                c = chain[b, d]
-                if c >= 0:
-                    if hit_in[c] > later:
-                        hit_in[c] = later
-                        changed = True
-    return nb
-
-
-@hot
-def hit_times(s, e, hit_in):
-    """``hit_in[b]``: ticks until bomb b's fire hits (1 = during the next tick), chains
-    included, on the current board; returns the number of bombs.  (Fills the ``blast`` and
-    ``chain`` arms too, see ``blast_arms``.)"""
-    blast_arms(s, e, s.blast[e], s.chain[e])
-    return chain_times(s, e, hit_in, s.chain[e])
 
 
 @phase

@@ -13,7 +13,8 @@ timings measured on the original engine; the env's page tells them in words).  A
 3. ``fire_hits_blocks``  each fire hits the blocks it covers (metal: nothing; wood: destroyed,
                          ``wood_points``; ore: one HP, destroyed at 0 with ``ore_points`` to
                          the owner of the fire making the last hit) and sets off the bombs it
-                         covers (they turn into fire at the end of this tick);
+                         covers (``set_off_bomb``, the chain reaction: they turn into
+                         fire at the end of this tick);
 4. ``pick_up``           players on ammo take it (+1 ammo), on treasure take it
                          (+``treasure_points``);
 5. ``count_down``        bombs, scheduled ammo spawns, ammo lifetimes (a token whose time is
@@ -30,7 +31,10 @@ timings measured on the original engine; the env's page tells them in words).  A
 8. ``remove_dead``       the fire that hit this tick, the bombs that exploded and the blocks
                          and items that went are removed, players at 0 HP die (their bodies
                          stay, solid), the tick ends; the game is over when at most one
-                         player lives or ``max_ticks`` ticks were played.
+                         player lives or ``max_turns`` ticks were played.
+
+At the end of the file, not phases: ``blast_arms``, ``chain_times`` and ``hit_times``
+foresee when each bomb's fire will hit, chains included (the danger plane and the bots).
 
 What goes during a tick stays in the way until phase 8, as in the original engine: a
 destroyed block is ``BROKEN_WOOD`` / ``BROKEN_ORE`` (it stops new fire, takes no spawn and,
@@ -233,10 +237,17 @@ def hit_cell(tiles, ore_hp, bomb_grid, bomb_timer, scores, gone, num_gone, owner
         scores[owner] += wood_points
     elif double_pay and tile == BROKEN_ORE:
         scores[owner] += ore_points
+    set_off_bomb(bomb_grid, bomb_timer, x, y)
+    return num_gone
+
+
+@phase
+def set_off_bomb(bomb_grid, bomb_timer, x, y):
+    """The chain reaction: a bomb on a cell under fire goes off at the end of this tick
+    (its timer set to 1, so phase 6 turns it into fire), whatever its fuse had left."""
     b = bomb_grid[y, x] - 1
     if b >= 0 and bomb_timer[b] > 1:
         bomb_timer[b] = 1
-    return num_gone
 
 
 @hot
@@ -418,6 +429,7 @@ def free_cell(tiles, bomb_grid, positions, rng, e, row_free):
 
 @hot
 def place_ammo(s, e, x, y, lifetime):
+    """An ammo token on (x, y) that perishes after ``lifetime`` ticks."""
     s.tiles[e, y, x] = AMMO
     n = s.num_ammo[e]
     s.ammo_x[e, n], s.ammo_y[e, n], s.ammo_life[e, n] = x, y, lifetime
@@ -455,7 +467,7 @@ def spawn(s, p, e):
 
 @phase
 def update_rank_keys(s, p, e):
-    """win_loss rank keys: the tick of death (later is better; alive: max_ticks + 1), then
+    """win_loss rank keys: the tick of death (later is better; alive: max_turns + 1), then
     the score of the players alive (players dying on the same tick tie)."""
     alive, death_tick, scores, rank_key = s.alive[e], s.death_tick[e], s.scores[e], s.rank_key[e]
     for a in range(alive.shape[0]):
@@ -466,7 +478,7 @@ def update_rank_keys(s, p, e):
 def remove_dead(s, p, e, old_fires):
     """Phase 8: the spent fire, the exploded bombs and what went this tick are removed,
     players at 0 HP die, the tick ends.  True when the game is over (at most one player
-    alive, or max_ticks played)."""
+    alive, or max_turns played)."""
     if s.num_fires[e] > old_fires:
         remove_exploded_bombs(s, e)
     if old_fires > 0:
@@ -500,3 +512,70 @@ def play_tick(s, p, e, actions):
     old_fires = explode(s, p, e)
     spawn(s, p, e)
     return remove_dead(s, p, e, old_fires)
+
+
+# -- Foresight: not a phase, what the phases above will do to the bombs on the board (the
+# danger plane and the bots read it; the chain reaction is ``set_off_bomb``) ------------
+
+@phase
+def blast_arms(s, e, blast, chain):
+    """``blast[b, d]``: bomb b's reach in direction d (0..3: up, down, left, right) on the
+    current board, and ``chain[b, d]``: the bomb that arm ends on (-1: none)."""
+    tiles, bomb_grid = s.tiles[e], s.bomb_grid[e]
+    bomb_x, bomb_y, bomb_power = s.bomb_x[e], s.bomb_y[e], s.bomb_power[e]
+    for b in range(s.num_bombs[e]):
+        x, y, power = bomb_x[b], bomb_y[b], bomb_power[b]
+        for d in range(4):
+            r = reach(tiles, bomb_grid, x, y, d + 1, power)
+            blast[b, d] = r
+            c = -1
+            if r > 0:
+                cx, cy = x + r * ACTION_DELTAS[d + 1, 0], y + r * ACTION_DELTAS[d + 1, 1]
+                c = bomb_grid[cy, cx] - 1
+            chain[b, d] = c
+
+
+@phase
+def chain_times(s, e, hit_in, chain):
+    """``hit_in[b]`` as in ``hit_times``, from the bombs' timers, the fire on the board
+    and the arms' ``chain`` (see ``blast_arms``); returns the number of bombs."""
+    bomb_grid, bomb_timer = s.bomb_grid[e], s.bomb_timer[e]
+    fire_x, fire_y, fire_reach = s.fire_x[e], s.fire_y[e], s.fire_reach[e]
+    nb = s.num_bombs[e]
+    for b in range(nb):
+        hit_in[b] = bomb_timer[b] + 1
+    if nb == 0:
+        return nb
+    for f in range(s.num_fires[e]):            # bombs in today's fire go off next tick
+        for d in range(4):
+            dx, dy = ACTION_DELTAS[d + 1, 0], ACTION_DELTAS[d + 1, 1]
+            for k in range(1, fire_reach[f, d] + 1):
+                cx, cy = fire_x[f] + k * dx, fire_y[f] + k * dy
+                c = bomb_grid[cy, cx] - 1
+                if c >= 0:
+                    if hit_in[c] > 2:
+                        hit_in[c] = 2
+    # shortest chains (Bellman-Ford: settled after nb - 1 passes, whatever the order)
+    changed = True
+    passes = 0
+    while changed and passes < nb:
+        changed = False
+        passes += 1
+        for b in range(nb):
+            later = hit_in[b] + 1
+            for d in range(4):
+                c = chain[b, d]
+                if c >= 0:
+                    if hit_in[c] > later:
+                        hit_in[c] = later
+                        changed = True
+    return nb
+
+
+@hot
+def hit_times(s, e, hit_in):
+    """``hit_in[b]``: ticks until bomb b's fire hits (1 = during the next tick), chains
+    included, on the current board; returns the number of bombs.  (Fills the ``blast`` and
+    ``chain`` arms too, see ``blast_arms``.)"""
+    blast_arms(s, e, s.blast[e], s.chain[e])
+    return chain_times(s, e, hit_in, s.chain[e])

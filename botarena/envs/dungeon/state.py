@@ -23,7 +23,7 @@ Grids are indexed ``[y, x]`` (y = 0 is the bottom row); positions are ``(x, y)``
 | ammo          | [E, A] int16          | bombs the player can place                             |
 | power         | [E, A] int16          | blast reach of the player's bombs                      |
 | alive         | [E, A] bool           | the player is still in the game                        |
-| death_tick    | [E, A] int32          | tick the player died (max_ticks + 1 while alive)       |
+| death_tick    | [E, A] int32          | tick the player died (max_turns + 1 while alive)       |
 | scores        | [E, A] int32          | the game's points                                      |
 | prev_scores   | [E, A] int32          | scores before the last step (for rewards)              |
 | prev_alive    | [E, A] bool           | alive before the last step (for rewards)               |

@@ -67,6 +67,7 @@ def view_direction(k, player):
 
 @phase
 def tower_age(s, e, a, i):
+    """Turns since player a's tower i was built (it may blast from ``tower_min_blast_age``)."""
     return s.turn[e] - s.tower_born[e, a, i]
 
 
@@ -195,6 +196,7 @@ def blast(s, e, a, bx, by, radius, damage):
 
 @phase
 def at_target(s, e, a, i):
+    """Whether player a's bot i stands on its target (within ``ARRIVED``)."""
     return math.hypot(s.bot_tx[e, a, i] - s.bot_x[e, a, i],
                       s.bot_ty[e, a, i] - s.bot_y[e, a, i]) <= ARRIVED
 
@@ -416,6 +418,7 @@ def score(s, p, e):
 
 @hot
 def update_rank_keys(s, e):
+    """win_loss rank keys: the game points."""
     for a in range(NUM_PLAYERS):
         s.rank_key[e, a] = s.scores[e, a]
 
