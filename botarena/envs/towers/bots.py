@@ -321,7 +321,9 @@ def striped(s, p, env_ids, agent_ids, out):
             if own[t] == 0:
                 continue
             v = view_tile(t, a, tiles)
-            if enemies_near(s, e, b, t // size + 0.5, t % size + 0.5, p.bot_blast_impact_radius) >= BLAST_GROUP:
+            near = enemies_near(s, e, b, t // size + 0.5, t % size + 0.5,
+                                p.bot_blast_impact_radius)
+            if near >= BLAST_GROUP:
                 row[v] = C_BLAST
             elif targets[t] and tower_row(v, size) and own[t] == 1 and enemy[t] == 0:
                 row[v] = C_TRANSFORM
@@ -333,7 +335,8 @@ def striped(s, p, env_ids, agent_ids, out):
             if s.tower_dead[e, a, i] or tower_age(s, e, a, i) < p.tower_min_blast_age:
                 continue
             tx, ty = s.tower_x[e, a, i], s.tower_y[e, a, i]
-            if enemies_near(s, e, b, tx + 0.5, ty + 0.5, p.tower_blast_impact_radius / 2) >= TOWER_BLAST_GROUP:
+            if enemies_near(s, e, b, tx + 0.5, ty + 0.5,
+                            p.tower_blast_impact_radius / 2) >= TOWER_BLAST_GROUP:
                 row[view_tile(tx * size + ty, a, tiles)] = C_BLAST
 
 
