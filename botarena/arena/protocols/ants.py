@@ -51,7 +51,7 @@ class AntsProtocol(Protocol):
 
     def hello(self, e):
         s = self.game.snapshot(e)
-        water = self.game.params.water
+        water = self.game.map.water
         height, width = water.shape
         hills = [f"{i} {h['owner'] + FIRST_PLAYER_ID} {h['x']} {h['y']}"
                  for i, h in enumerate(s["hills"])]
@@ -86,7 +86,7 @@ class AntsProtocol(Protocol):
             if commands[-1] is None:
                 raise Garbled(f"line {line[:40]!r} is not 'ant_id x y': no command this turn")
         s = self.game.snapshot(e)
-        width = self.game.params.water.shape[1]
+        width = self.game.map.water.shape[1]
         mine = {a["id"]: (a["x"], a["y"]) for a in s["ants"] if a["owner"] == self.seat}
         grid = self.noop()
         done = set()
