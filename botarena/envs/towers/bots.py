@@ -178,12 +178,24 @@ def play_targets(s, p, e, a, targets, tower_group, flag_tower_group, row, dist, 
                 best, choice = dist[n], kk
         if choice >= 0:
             row[v] = FIRST_MOVE + view_direction(choice, a)
+    tower_blasts(s, p, e, a, tower_group, flag_tower_group, row)
+
+
+@njit(cache=True)
+def tower_blasts(s, p, e, a, tower_group, flag_tower_group, row):
+    """Player a's towers that may blast do (in ``row``, its view) when at least
+    ``tower_group`` enemy bots stand within half their radius (``flag_tower_group`` for a
+    tower on a flag tile)."""
+    size = s.terrain.shape[1]
+    tiles = size * size
+    terrain = s.terrain[e].reshape(tiles)
     for i in range(s.num_towers[e, a]):
         if s.tower_dead[e, a, i] or tower_age(s, e, a, i) < p.tower_min_blast_age:
             continue
         tx, ty = s.tower_x[e, a, i], s.tower_y[e, a, i]
         group = flag_tower_group if terrain[tx * size + ty] == FLAG else tower_group
-        if enemies_near(s, e, b, tx + 0.5, ty + 0.5, p.tower_blast_impact_radius / 2) >= group:
+        if enemies_near(s, e, 1 - a, tx + 0.5, ty + 0.5,
+                        p.tower_blast_impact_radius / 2) >= group:
             row[view_tile(tx * size + ty, a, tiles)] = C_BLAST
 
 
@@ -331,13 +343,7 @@ def striped(s, p, env_ids, agent_ids, out):
                 k = first_step(s, p, e, a, t, dist, targets, own, tiles)
                 if k >= 0:
                     row[v] = FIRST_MOVE + view_direction(k, a)
-        for i in range(s.num_towers[e, a]):
-            if s.tower_dead[e, a, i] or tower_age(s, e, a, i) < p.tower_min_blast_age:
-                continue
-            tx, ty = s.tower_x[e, a, i], s.tower_y[e, a, i]
-            if enemies_near(s, e, b, tx + 0.5, ty + 0.5,
-                            p.tower_blast_impact_radius / 2) >= TOWER_BLAST_GROUP:
-                row[view_tile(tx * size + ty, a, tiles)] = C_BLAST
+        tower_blasts(s, p, e, a, TOWER_BLAST_GROUP, TOWER_BLAST_GROUP, row)
 
 
 def command_per_cell(s):
