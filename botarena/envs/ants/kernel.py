@@ -20,7 +20,7 @@ list prefetched two envs before): ~1.3x kernel speed at batch 1024 (``core.prefe
 """
 
 from ...core.jit import copy_into, fill_plane, hot, phase
-from ...core.loop import game_loop
+from ...core.loop import game_loop, player_rows
 from ...core.params import params_type
 from ...core.rewards import finish_step
 from ...core.rng import GAME, randint
@@ -235,17 +235,9 @@ def show_hill_proximity(s, p, e, planes):
                 near[c] = p.full * (HILL_REACH - d) / HILL_REACH + p.round
 
 
-@phase
-def planes_of(s, p, obs):
-    """The batch's planes as the observation's helpers take them: one flat row per colony
-    (plane k at ``[k * H * W, (k + 1) * H * W)``), reshaped once per driver call (a numba
-    reshape costs tens of ns)."""
-    return obs.reshape(obs.shape[0], obs.shape[1], obs.size // (obs.shape[0] * obs.shape[1]))
-
-
 @hot
 def observe_env(s, p, e, planes, masks):
-    """Every colony's planes (``planes[e, a]``, see ``planes_of`` and constants.Plane) and
+    """Every colony's planes (``planes[e, a]``, see ``core.loop.player_rows`` and constants.Plane) and
     action mask of env e, written whole (after a reset, or a position set from outside):
     the planes before the water one cleared, water copied, masks copied from the
     stay-only template, then the ants, all food, hills and constant planes drawn."""
@@ -377,6 +369,6 @@ def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks):
 
 
 reset, reset_parallel, step, step_parallel, observe_one = game_loop(
-    reset_env, observe_env, play_env, obs_views=planes_of, prefetch_env=prefetch_ahead)
+    reset_env, observe_env, play_env, obs_views=player_rows, prefetch_env=prefetch_ahead)
 
 __all__ = ["Params", "reset", "reset_parallel", "step", "step_parallel", "NUM_COMMANDS"]

@@ -13,13 +13,13 @@ updated in place by a step (only the tiles of the units before and after the tur
 the constant planes whose value changed).
 """
 from ...core.jit import copy_into, hot, phase
-from ...core.loop import game_loop
+from ...core.loop import game_loop, player_rows
 from ...core.params import params_type
 from ...core.rewards import finish_step
 from .config import Config
 from .constants import NUM_COMMANDS, NUM_PLAYERS
 from .maps import generate_terrain
-from .observe import after_turn, before_turn, observe_env, planes_of
+from .observe import after_turn, before_turn, observe_env
 from .paths import forget_fields
 from .rules import play_turn, spawn_at_base, update_rank_keys
 
@@ -96,6 +96,6 @@ def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks):
 
 
 reset, reset_parallel, step, step_parallel, observe_one = game_loop(
-    reset_env, observe_env, play_env, obs_views=planes_of)
+    reset_env, observe_env, play_env, obs_views=player_rows)
 
 __all__ = ["Params", "reset", "reset_parallel", "step", "step_parallel", "NUM_COMMANDS"]

@@ -168,9 +168,9 @@ def draw_map(s, p, e, planes):
 
 @hot
 def observe_env(s, p, e, planes, masks):
-    """Every player's planes (``planes[e, a]``, a flat row per player: see ``planes_of``
-    and constants.Plane) and action mask of env e, written whole (after a reset, or a
-    position set from outside): the unit planes cleared, masks copied from the
+    """Every player's planes (``planes[e, a]``, a flat row per player: see
+    ``core.loop.player_rows`` and constants.Plane) and action mask of env e, written whole
+    (after a reset, or a position set from outside): the unit planes cleared, masks copied from the
     no-op-only template, then the map, the units and the constant planes drawn."""
     planes, masks = planes[e], masks[e]
     tiles = s.terrain.shape[1] * s.terrain.shape[1]
@@ -181,13 +181,6 @@ def observe_env(s, p, e, planes, masks):
     draw_map(s, p, e, planes)
     draw_units(s, p, e, planes, masks)
     show_counters(s, p, e, planes, True)
-
-
-@phase
-def planes_of(s, p, obs):
-    """The batch's planes as the observation's helpers take them: a flat row per player,
-    reshaped once per driver call."""
-    return obs.reshape(obs.shape[0], obs.shape[1], obs.size // (obs.shape[0] * obs.shape[1]))
 
 
 @hot
