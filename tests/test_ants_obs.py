@@ -5,7 +5,7 @@ and float32, and after ``copy_env`` and ``set_position``."""
 import numpy as np
 import pytest
 
-from botarena.envs.ants import kernel
+from botarena.envs.ants import observe
 from botarena.envs.ants.bots import BOTS
 from botarena.envs.ants_v0 import AntsGame, Config
 
@@ -17,7 +17,7 @@ def written_whole(game):
     obs, masks = np.full_like(game.obs, 7), np.full_like(game.masks, 3)
     planes = obs.reshape(game.num_envs, game.num_agents, -1)
     for e in range(game.num_envs):
-        kernel.observe_env(state, game.params, e, planes, masks)
+        observe.observe_env(state, game.params, e, planes, masks)
     return obs, masks
 
 

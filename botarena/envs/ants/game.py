@@ -11,7 +11,7 @@ from ...core.params import make_params
 from ...core.rewards import REWARD_MODES
 from ...core.snapshot import array, fail, flag, integer, require
 from ...core.snapshot import rng as snapshot_rng
-from . import kernel, render
+from . import kernel, observe, render
 from .bots import BOTS
 from .config import Config
 from .constants import (CHAR_ANTS, CHAR_ANTS_ON_HILL, CHAR_FOOD, CHAR_HILLS, CHAR_LAND,
@@ -338,8 +338,8 @@ class AntsGame(BatchedGame):
         return food
 
     def observe_env(self, e):
-        kernel.observe_env(self.state, self.params, e, self.obs.reshape(self.num_envs,
-                           self.num_agents, -1), self.masks)
+        observe.observe_env(self.state, self.params, e, self.obs.reshape(self.num_envs,
+                            self.num_agents, -1), self.masks)
 
     def step_drawn(self, actions, env=0, food=(), spawn_hills=()):
         """One turn of env ``env`` with ``actions`` (int[A, H*W]) and the turn's random

@@ -33,12 +33,12 @@ of ants or food.
 | turn          | [E] int32             | turns played in this game                               |
 | steps         | [E] int32             | steps since the reset (= turn)                          |
 | over          | [E] bool              | the game has ended (or was truncated)                   |
-| focus         | [E, C] int32          | scratch: focus_split of each ant; distances (kernel)    |
+| focus         | [E, C] int32          | scratch: focus_split of each ant; distances (observe)   |
 | dead          | [E, C] bool           | scratch: ants marked to die                             |
 | order         | [E, K] int32          | scratch: a colony's free hills, shuffled                |
-| cells         | [E, C] int16 (*)      | scratch: the queue of the hill-proximity search (kernel)|
+| cells         | [E, C] int16 (*)      | scratch: the hill-proximity search's queue (observe)    |
 | box           | [E, A, 4] int32       | scratch: each colony's ants' bounding box (rules)       |
-| shown_x/_y    | [E, C] int16          | scratch: the food list the planes show (kernel)         |
+| shown_x/_y    | [E, C] int16          | scratch: the food list the planes show (observe)        |
 | rng           | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                   |
 
 (*) int32 on maps of more than 32768 cells (a cell index or pool index must fit).
