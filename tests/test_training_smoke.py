@@ -134,6 +134,7 @@ def test_ppo_cli_smoke(tmp_path):
     assert [s["stage"] for s in selection["stages"]] == ["clone", "dagger1", "dagger2", "ppo"]
     assert selection["best"] in ("clone", "dagger1", "dagger2", "ppo")
     assert selection["opponents"] == ["random", "greedy"]
+    assert results["eval_opponents"] == ["random", "greedy"]     # paint_v0's recipe
     for opp in ("random", "greedy"):
         assert 0.0 <= results["win_rate"][opp] <= 1.0
         assert results["eval"][opp]["games"] == 10
@@ -208,14 +209,16 @@ def test_dagger_clones_on_the_learners_own_states():
 
 
 def test_per_env_defaults_and_overrides():
-    """ants_v0's recipe (ENV_ARGS, ENV_PPO, ENV_CONFIG) applies to ants_v0 only, and every
-    option given on the command line wins over it."""
-    from botarena.training.ppo import ENV_CONFIG, parse_args, ppo_settings
+    """ants_v0's recipe (recipes.RECIPES: its args, ppo and config) applies to ants_v0 only,
+    and every option given on the command line wins over it."""
+    from botarena.training.ppo import parse_args, ppo_settings
+    from botarena.training.recipes import env_config
     ants = parse_args(["--env", "ants_v0"])
     assert (ants.arch, ants.bf16, ants.opponent, ants.pretrain_steps) == ("cells", True,
                                                                           "random", 25_600)
     assert ants.unit_moves and not parse_args(["--env", "paint_v0"]).unit_moves
-    assert ENV_CONFIG["ants_v0"]["reward"] == "win_loss"
+    assert env_config("ants_v0")["reward"] == "win_loss"
+    assert env_config("paint_v0", {"view": "board"}) == {"reward": "score", "view": "board"}
     warm = ppo_settings(ants, warm=True)
     assert (warm["n_steps"], warm["gamma"], warm["learning_rate"]) == (64, 0.995, 1e-4)
     mine = parse_args(["--env", "ants_v0", "--no-bf16", "--arch", "cnn", "--opponent",
@@ -238,12 +241,13 @@ def test_per_env_defaults_and_overrides():
     dungeon = parse_args(["--env", "dungeon_v0"])
     assert (dungeon.arch, dungeon.teacher, dungeon.opponent, dungeon.path_values) == (
         "paths", "trapper", "safe_bomber", 16)
-    assert ENV_CONFIG["dungeon_v0"] == {"view": "board", "shield": True}
+    assert env_config("dungeon_v0") == {"reward": "score", "view": "board", "shield": True}
 
 
 def test_pretrain_envs_sets_the_recordings_turns():
     """--pretrain-envs: fewer envs record more turns of each game for the same samples."""
-    from botarena.training.ppo import DEFAULT_PRETRAIN, parse_args, recording_shape, train
+    from botarena.training.ppo import parse_args, recording_shape, train
+    from botarena.training.recipes import DEFAULT_PRETRAIN
     assert recording_shape(25_600) == (DEFAULT_PRETRAIN["num_envs"], 100)
     assert recording_shape(32_000, 128) == (128, 250)
     assert recording_shape(100, 128) == (100, 1)
@@ -287,7 +291,8 @@ def test_ego_extractor_reads_constant_planes_once():
 
     from botarena.envs.dungeon import PATH_PLANES
     from botarena.envs.dungeon.constants import Plane as DPlane
-    from botarena.training.ppo import build_extractors, parse_args, train, _ints
+    from botarena.training.policies import build_extractors, ints as _ints
+    from botarena.training.ppo import parse_args, train
 
     scalars = _ints(",".join(str(p) for p in PATH_PLANES["scalars"]))
     drop = _ints(str(int(DPlane.OWN)))

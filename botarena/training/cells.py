@@ -43,7 +43,7 @@ twice.  In training, ``OwnCollisionFree`` wraps the vec env and orders the actio
 the rollouts keep the commands the policy sampled (and their log-probabilities, so PPO's
 ratios stay those of the policy's own choices), the env plays them ordered.
 
-torch and SB3 are imported here at module level: ``training.ppo`` imports this module only
+torch and SB3 are imported here at module level: ``training.policies`` imports this module only
 when ``--arch cells`` is asked for (or when a saved cells model is loaded, which pickles
 ``CellsPolicy`` by reference to this module).
 """

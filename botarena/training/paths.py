@@ -25,7 +25,7 @@ the own cell is found from the ``own`` plane.  A game offers its planes as
 ``PATH_PLANES`` (``{"own", "blocking", "scalars", "moves"}``) in its env module; dungeon_v0
 does.
 
-torch and SB3 are imported here at module level: ``training.ppo`` imports this module only
+torch and SB3 are imported here at module level: ``training.policies`` imports this module only
 when ``--arch paths`` is asked for (or when a saved model of it is loaded).
 """
 import torch as th

@@ -22,7 +22,7 @@ node of every env runner.
 
 ``--address``: a running Ray cluster (``auto``: the one this machine belongs to, started
 with ``ray start``); without it a local Ray instance starts and ends with the run.  Game
-config and PPO settings: ``training.ppo``'s per-game defaults (``ENV_CONFIG``,
+config and PPO settings: ``training.recipes``' (the game's recipe's config,
 ``DEFAULT_PPO``), ``--config KEY=VALUE`` over them.
 """
 import argparse
@@ -45,7 +45,7 @@ from botarena.rllib.module import DEFAULT_HIDDEN
 from botarena.wrappers.opponents import BOT_PREFIX
 
 from .evaluate import evaluate, format_result, parse_config
-from .ppo import DEFAULT_CONFIG, DEFAULT_OPPONENT, DEFAULT_PPO, ENV_CONFIG
+from .recipes import DEFAULT_OPPONENT, DEFAULT_PPO, env_config
 
 DEFAULT_MINUTES = 5.0
 DEFAULT_ENV_RUNNERS = 1
@@ -58,7 +58,7 @@ DEFAULT_LEAGUE_EVERY = 10           # iterations between snapshots
 DEFAULT_LEAGUE_SIZE = 8             # snapshots kept
 DEFAULT_CHECKPOINT_EVERY = 20       # iterations between checkpoints
 DEFAULT_EVAL_GAMES = 200
-EVAL_OPPONENTS = ("random", "greedy")   # as training.ppo evaluates
+EVAL_OPPONENTS = ("random", "greedy")   # every game's (training.ppo: the recipe's)
 EVAL_SEED = 10_000
 WIN_RATE_WINDOW = 100               # episodes over which the win rates are averaged
 SNAPSHOT_PREFIX = "snapshot_"
@@ -223,7 +223,7 @@ def train(args):
     """Train as the module docstring says; returns the results dict (also written to
     ``<out>/results.json``)."""
     torch.set_num_threads(args.threads)
-    config = {**DEFAULT_CONFIG, **ENV_CONFIG.get(args.env, {}), **parse_config(args.config)}
+    config = env_config(args.env, parse_config(args.config))
     opponents = opponent_names(args.env, args.opponent)
     started_ray = not ray.is_initialized()
     if started_ray:
