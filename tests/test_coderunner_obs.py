@@ -4,7 +4,7 @@ float32, and when the removed-brick queue wraps around)."""
 import numpy as np
 import pytest
 
-from botarena.envs.coderunner import kernel
+from botarena.envs.coderunner import observe
 from botarena.envs.coderunner.constants import (DIG_RIGHT, NONE, NUM_CELL_CODES, OPP_SPAWN,
                                                 OWN_SPAWN, QUEUE, REMOVED, RIGHT, Plane)
 from botarena.envs.coderunner_v0 import CodeRunnerGame, Config
@@ -17,8 +17,8 @@ def written_whole(game):
     state = game.copy_state()
     obs, masks = np.zeros_like(game.obs), np.zeros_like(game.masks)
     for e in range(game.num_envs):
-        kernel.observe_all(state, game.params, e,
-                           obs[e].reshape(2, len(Plane), kernel.N), masks[e])
+        observe.observe_all(state, game.params, e,
+                           obs[e].reshape(2, len(Plane), observe.N), masks[e])
     return obs, masks
 
 

@@ -3,7 +3,7 @@ the scripted bots."""
 import numpy as np
 import pytest
 
-from botarena.envs.dungeon import kernel
+from botarena.envs.dungeon import observe
 from botarena.envs.dungeon.constants import Plane
 from botarena.envs.dungeon_v0 import Config, DungeonGame, parallel_env
 
@@ -121,8 +121,8 @@ def test_ego_view_is_the_board_view_shifted(obs_dtype):
 @pytest.mark.parametrize("view", ["board", "ego"])
 @pytest.mark.parametrize("obs_dtype", ["uint8", "float32"])
 def test_observation_redrawn_where_changed_is_whole(view, obs_dtype):
-    """A step redraws only what changed (kernel.observe_env): after every step of random
-    games with autoresets, the observation and masks equal a whole drawing of the same
+    """A step redraws only what changed (observe.draw_observation): after every step of
+    random games with autoresets, the observation and masks equal a whole drawing of the same
     state into zeroed buffers."""
     config = Config(num_players=3, width=7, height=6, metal_blocks=4, wooden_blocks=8,
                     ore_blocks=3, ore_hp=2, bomb_fuse=4, max_turns=50, ammo_lifetime=9,
@@ -139,7 +139,7 @@ def test_observation_redrawn_where_changed_is_whole(view, obs_dtype):
         windows = obs.reshape(obs.shape[:3] + (-1,))
         planes = state.board_obs if view == "ego" else windows
         for e in range(4):
-            kernel.observe_env(state, game.params, e, board[e], ore[e], planes[e],
+            observe.draw_observation(state, game.params, e, board[e], ore[e], planes[e],
                                windows[e], masks[e], True)
         np.testing.assert_array_equal(game.obs, obs)
         np.testing.assert_array_equal(game.masks, masks)

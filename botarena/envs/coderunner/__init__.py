@@ -23,7 +23,7 @@ Observations
     left, the same for both), and three bars (a fraction x
     shown as the first ``ceil(400 x)`` cells, in reading order, full): own and opponent dig
     delay, turn.  With ``mirror=True`` all of blue's planes are mirrored left-right.  A
-    step writes only what changed (``kernel.py``).
+    step writes only what changed (``observe.py``).
 
 Rules (``rules.py``, one function per phase, in the order of the contest's turn)
     plans (runners, enemies: fall, pursue, return, patrol), moves and swap kills, digs,

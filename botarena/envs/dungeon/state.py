@@ -148,7 +148,7 @@ def alloc(num_envs, height, width, num_players, ammo_delay, obs_dtype, ego):
     """Zeroed state for ``num_envs`` envs of an ``height x width`` board; ``ego``: with
     the ego view's scratch of board planes (in ``obs_dtype``).  Laid out by
     ``core.layout.alloc_block``: the ~24 small fields in one record an env (~3 cache lines,
-    which the step driver prefetches: ``kernel.prefetch_record``), the large ones after,
+    which the step driver prefetches: ``memory.prefetch_record``), the large ones after,
     all in one block backed by huge pages."""
     P = pending_capacity(height, width, num_players, ammo_delay)
     cells = height * width if ego else 0
