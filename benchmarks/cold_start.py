@@ -45,7 +45,10 @@ def measure(env_id, cache_dir):
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
     code = CHILD.format(env_id=env_id, seed=SEED, steps=FIRST_STEPS)
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                            text=True, check=True)
+                            text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{env_id}'s first steps failed (exit {result.returncode}):\n"
+                           f"{result.stderr[-2000:]}")
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 

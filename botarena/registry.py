@@ -1,6 +1,6 @@
 """The registered games: env ids, their modules, and their Gymnasium ids.
 
-``ENV_IDS`` lists botarena's env ids; ``env_module(env_id)`` imports a game's module
+``GAMES`` is the one table a new game joins; ``ENV_IDS`` lists botarena's env ids; ``env_module(env_id)`` imports a game's module
 (``botarena.envs.<env_id>``) only when asked, so importing botarena compiles nothing.
 ``register_gymnasium()`` (called by ``import botarena``) registers each game with
 Gymnasium as a single-agent env, ``gymnasium.make(GYMNASIUM_IDS[env_id], opponent=...,
@@ -10,10 +10,13 @@ module imports nothing of the package above it.
 """
 from importlib import import_module
 
-ENV_IDS = ("paint_v0", "dungeon_v0", "ants_v0", "coderunner_v0", "towers_v0")
-GYMNASIUM_IDS = {"paint_v0": "botarena/Paint-v0", "dungeon_v0": "botarena/Dungeon-v0",
-                 "ants_v0": "botarena/Ants-v0", "coderunner_v0": "botarena/CodeRunner-v0",
-                 "towers_v0": "botarena/Towers-v0"}
+# every game: its env id (``<game>_v<version>``) and the name of its Gymnasium id
+GAMES = {"paint_v0": "Paint", "dungeon_v0": "Dungeon", "ants_v0": "Ants",
+         "coderunner_v0": "CodeRunner", "towers_v0": "Towers"}
+ENV_IDS = tuple(GAMES)
+# e.g. "botarena/Paint-v0" for "paint_v0"
+GYMNASIUM_IDS = {env_id: f"botarena/{name}-{env_id.rsplit('_', 1)[1]}"
+                 for env_id, name in GAMES.items()}
 
 
 def env_module(env_id):

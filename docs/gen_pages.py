@@ -4,15 +4,17 @@ keys, version history), its ``Config`` (every field with its type, default and a
 range), its scripted bots' win matrix and a picture of each bundled map, so the site
 cannot drift from the code.
 
-    python docs/gen_pages.py             # rewrite the pages
+    python docs/gen_pages.py             # rewrite the pages (and the Games
+                                         # section of mkdocs.yml's nav)
     python docs/gen_pages.py --check     # exit 1 if a page is out of date (the tests run it)
     python docs/gen_pages.py --pictures  # also draw every bundled map (docs/img/maps/)
     python docs/gen_pages.py --matrices  # also play the bots' matrices (minutes; written
                                          # to docs/bot_matrices.json, which the pages read)
 
 The map pictures are each game's ``render_rgb`` of a reset on that map (its status bar
-and legend below the board); the matrices come from ``botarena.training.bot_matrix`` with ``MATRIX_GAMES``
-games a pair at each game's default config.
+and legend below the board); the matrices come from ``botarena.training.bot_matrix`` with
+``MATRIX_GAMES`` games a pair (``MORE_MATRIX_GAMES`` for some games) at each game's
+default config.
 """
 import argparse
 import dataclasses
@@ -31,8 +33,10 @@ DOCS = Path(__file__).resolve().parent
 PAGES = DOCS / "games"
 PICTURES = DOCS / "img" / "maps"
 MATRICES = DOCS / "bot_matrices.json"
-MATRIX_GAMES = {"paint_v0": 200, "coderunner_v0": 100, "dungeon_v0": 100, "ants_v0": 100,
-                "towers_v0": 200}
+MATRIX_GAMES = 100                                       # games a pair, except:
+MORE_MATRIX_GAMES = {"paint_v0": 200, "towers_v0": 200}   # games a pair of these games
+MKDOCS = DOCS.parent / "mkdocs.yml"
+NAV_GAMES = "  - Games:\n"      # the nav's section of game pages, one line per env id below
 MATRIX_SEED = 12345
 
 
@@ -166,7 +170,8 @@ def play_matrices():
     """Every game's bot matrix, as ``bot_matrix`` plays it, into ``MATRICES``."""
     from botarena.training.bot_matrix import bot_matrix
     tables = {}
-    for env_id, games in MATRIX_GAMES.items():
+    for env_id in botarena.ENV_IDS:
+        games = MORE_MATRIX_GAMES.get(env_id, MATRIX_GAMES)
         bots = list(botarena.env_module(env_id).Game.bots)
         tables[env_id] = {"games": games, "seed": MATRIX_SEED,
                           "date": datetime.date.today().isoformat(),
@@ -201,6 +206,19 @@ def page(env_id, matrices):
             + maps_section(env_id))
 
 
+def with_games_nav(mkdocs):
+    """``mkdocs.yml``'s text with its Games section listing every env id's page."""
+    start = mkdocs.index(NAV_GAMES) + len(NAV_GAMES)
+    end = start
+    lines = mkdocs[start:].splitlines(keepends=True)
+    for line in lines:
+        if not line.startswith("      - "):
+            break
+        end += len(line)
+    nav = "".join(f"      - {env_id}: games/{env_id}.md\n" for env_id in botarena.ENV_IDS)
+    return mkdocs[:start] + nav + mkdocs[end:]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--check", action="store_true", help="only check the pages are current")
@@ -224,6 +242,11 @@ def main(argv=None):
             stale.append(path.name)
             if not args.check:
                 path.write_text(text)
+    mkdocs = MKDOCS.read_text()
+    if with_games_nav(mkdocs) != mkdocs:
+        stale.append(f"{MKDOCS.name}'s Games section")
+        if not args.check:
+            MKDOCS.write_text(with_games_nav(mkdocs))
     if args.check and stale:
         print(f"out of date: {', '.join(stale)} (run python docs/gen_pages.py [--pictures])")
         return 1

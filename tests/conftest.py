@@ -1,17 +1,17 @@
 """Shared configuration of the cross-cutting test suite.
 
-Every cross-cutting test loops over ``botarena.ENV_IDS`` and the per-env config tables
-below: a new game joins the suite by adding its entries here (and its golden hashes,
-``python -m tests.test_golden --regenerate``).  ``test_conformance`` fails if an env id
-has no entry in a table.
+Every cross-cutting test loops over ``botarena.ENV_IDS`` and the games' test cases in
+``GAMES`` below: a new game joins the suite with one entry there (and its golden hashes,
+``python tests/test_golden.py --regenerate <env_id>``).  ``test_conformance`` fails if an
+env id lacks a kind of case.
 
 Tests receive the cases through fixtures parametrised in ``pytest_generate_tests``
 (so no test module needs to import this file):
 
 ``env_id``            every registered env id
-``conformance_case``  (env_id, config) for every entry of ``CONFORMANCE_CONFIGS``
-``determinism_case``  (env_id, config) for every entry of ``DETERMINISM_CONFIGS``
-``config_tables``     the tables themselves
+``conformance_case``  (env_id, config) for every "conformance" config of ``GAMES``
+``determinism_case``  (env_id, config) for every "determinism" config of ``GAMES``
+``config_tables``     ``{kind: {env_id: cases}}`` for every kind of case
 ``random_config``     the env's config whose start position depends on the seed
 ``short_config``      the env's config whose games end naturally within a few dozen steps
 ``bot_names``         the scripted bots every game must offer
@@ -38,122 +38,181 @@ import pytest
 
 import botarena
 
-# Configs that every conformance check runs on (keyword arguments of parallel_env).
-CONFORMANCE_CONFIGS = {
-    "paint_v0": [
-        {},
-        {"board": "5x11"},
-        {"board": "random", "num_players": 4, "width": 9, "height": 7,
-         "obstacle_density": 0.2, "symmetric": False},
-        {"obs_dtype": "float32"},
-        {"reward": "zero_sum"},
-        {"max_steps": 30},
-        {"view": "ego", "board": "7x13"},
-    ],
-    "dungeon_v0": [
-        {},
-        {"num_players": 4},
-        {"board": "classic"},
-        {"obs_dtype": "float32"},
-        {"reward": "zero_sum", "num_players": 3},
-        {"symmetric": True, "num_players": 3, "width": 13, "max_steps": 300},
-    ],
-    "ants_v0": [
-        {},
-        {"board": "quad", "num_players": 4},
-        {"obs_dtype": "float32"},
-        {"reward": "zero_sum"},
-        {"reward": "win_loss", "max_turns": 60},
-        {"board": "random", "width": 12, "height": 10, "map_seed": 3, "max_steps": 40},
-    ],
-    "coderunner_v0": [
-        {},
-        {"board": "random"},
-        {"obs_dtype": "float32"},
-        {"reward": "zero_sum", "mirror": True},
-        {"max_steps": 30},
-    ],
-    # short games (a whole default game is 1000 turns)
-    "towers_v0": [
-        {"max_turns": 60},
-        {"board": "random", "water": 0.2, "max_turns": 50},
-        {"obs_dtype": "float32", "board": "islands", "max_turns": 50},
-        {"reward": "zero_sum", "turn_score_weight": 0.01, "board": "lanes", "max_turns": 50},
-        {"reward": "win_loss", "max_turns": 40},
-        {"max_steps": 30},
-    ],
-}
-
-# Configs whose whole trajectories are compared for determinism and batch equivalence.
-DETERMINISM_CONFIGS = {
-    "paint_v0": [
-        {},
-        {"board": "random", "num_players": 4, "width": 9, "height": 7,
-         "obstacle_density": 0.2, "symmetric": False, "view": "ego"},
-    ],
-    # short games: the determinism tests expect autoreset to cross several games
-    "dungeon_v0": [
-        {"max_turns": 150},
-        {"num_players": 4, "width": 9, "height": 9, "metal_blocks": 8, "wooden_blocks": 10,
-         "ore_blocks": 3, "symmetric": True, "max_turns": 120},
-    ],
-    # short games: the determinism tests expect autoreset to cross several games
-    # quad: neighbouring hills are 3 cells apart, so two colonies' only ants can trade on
-    # turn 1; one food in store spares each colony that first loss (games still end early by
-    # elimination, but not all within the 10 steps some tests play without a reset); two in
-    # store on the default map (random play at seed 77 loses both of a colony's first ants)
-    "ants_v0": [
-        {"max_turns": 40, "start_food": 2},
-        {"board": "quad", "num_players": 4, "max_turns": 30, "start_food": 1},
-    ],
-    # short games: the determinism tests expect autoreset to cross several games
-    "coderunner_v0": [
-        {"max_turns": 120},
-        {"board": "random", "max_turns": 100},
-    ],
-    # short games: the determinism tests expect autoreset to cross several games
-    "towers_v0": [
-        {"max_turns": 60},
-        {"board": "random", "max_turns": 50, "map_size": 12, "flag_size": 2},
-    ],
-}
-
-# A config whose initial state depends on the seed (different seeds must differ).
-RANDOM_CONFIGS = {
-    "paint_v0": {"board": "random", "num_players": 3, "width": 7, "height": 6,
-                 "obstacle_density": 0.15, "symmetric": False},
-    "dungeon_v0": {"num_players": 3},
-    "ants_v0": {"board": "quad", "num_players": 3},
-    "coderunner_v0": {"board": "random"},
-    "towers_v0": {"board": "random"},
-}
-
-# A config whose games end naturally (not by max_steps) after a few steps.
-SHORT_CONFIGS = {
-    "paint_v0": {"board": "random", "num_players": 2, "width": 5, "height": 5,
-                 "max_turns": 7},
-    # no bomb can go off within 12 ticks (fuse 35): nobody dies, all end together
-    "dungeon_v0": {"max_turns": 12},
-    # food in store: no colony runs out of ants (and is eliminated early) whatever is played;
-    # a small 6 x 6 map (36 cells): the PPO smoke tests' MultiDiscrete of a command per cell
-    # stays small (SB3 samples one Categorical per cell)
-    "ants_v0": {"board": "random", "width": 6, "height": 6, "map_seed": 0, "max_turns": 12,
-                "start_food": 12},
-    "coderunner_v0": {"max_turns": 20},
-    # a small map (64 tiles): the PPO smoke tests' MultiDiscrete of a command per tile
-    "towers_v0": {"board": "random", "map_size": 8, "flag_size": 2, "max_turns": 12,
+# Each game's test cases, one entry per game (a new game adds its entry here, then its
+# golden hashes: ``python tests/test_golden.py --regenerate <env_id>``):
+# "conformance"  configs every conformance check runs on (keyword arguments of parallel_env)
+# "determinism"  configs whose whole trajectories are compared for determinism and batch
+#                equivalence (short games: the tests expect autoreset to cross several games)
+# "random"       a config whose initial state depends on the seed (different seeds differ)
+# "short"        a config whose games end naturally (not by max_steps) after a few steps
+# "golden"       (config, seed) of the golden trajectories (test_golden.py)
+# "viewer"       (players, config) of a short match whose scores change (test_viewer.py)
+GAMES = {
+    "paint_v0": {
+        "conformance": [
+            {},
+            {"board": "5x11"},
+            {"board": "random", "num_players": 4, "width": 9, "height": 7,
+             "obstacle_density": 0.2, "symmetric": False},
+            {"obs_dtype": "float32"},
+            {"reward": "zero_sum"},
+            {"max_steps": 30},
+            {"view": "ego", "board": "7x13"},
+        ],
+        "determinism": [
+            {},
+            {"board": "random", "num_players": 4, "width": 9, "height": 7,
+             "obstacle_density": 0.2, "symmetric": False, "view": "ego"},
+        ],
+        "random": {"board": "random", "num_players": 3, "width": 7, "height": 6,
+                   "obstacle_density": 0.15, "symmetric": False},
+        "short": {"board": "random", "num_players": 2, "width": 5, "height": 5,
+                  "max_turns": 7},
+        "golden": [
+            ({}, 0),
+            ({"board": "5x11"}, 1),
+            ({"board": "random", "num_players": 4, "width": 9, "height": 7,
+              "obstacle_density": 0.2, "symmetric": False}, 2),
+            ({"obs_dtype": "float32", "reward": "zero_sum"}, 3),
+            ({"reward": "win_loss", "max_steps": 30}, 4),
+        ],
+        "viewer": (["bot:greedy", "bot:random"], {"max_turns": 12}),
+    },
+    "dungeon_v0": {
+        "conformance": [
+            {},
+            {"num_players": 4},
+            {"board": "classic"},
+            {"obs_dtype": "float32"},
+            {"reward": "zero_sum", "num_players": 3},
+            {"symmetric": True, "num_players": 3, "width": 13, "max_steps": 300},
+        ],
+        "determinism": [
+            {"max_turns": 150},
+            {"num_players": 4, "width": 9, "height": 9, "metal_blocks": 8,
+             "wooden_blocks": 10, "ore_blocks": 3, "symmetric": True, "max_turns": 120},
+        ],
+        "random": {"num_players": 3},
+        # no bomb can go off within 12 ticks (fuse 35): nobody dies, all end together
+        "short": {"max_turns": 12},
+        "golden": [
+            ({}, 0),
+            ({"board": "classic", "reward": "win_loss"}, 1),
+            ({"num_players": 4, "obs_dtype": "float32", "reward": "zero_sum"}, 2),
+            # short games with fast bombs: deaths, chains and autoresets within the 300 steps
+            ({"width": 7, "height": 7, "metal_blocks": 4, "wooden_blocks": 6, "ore_blocks": 2,
+              "bomb_fuse": 5, "max_turns": 60, "num_players": 3}, 3),
+        ],
+        # a short fuse: bombs go off (and score) within the game
+        "viewer": (["bot:safe_bomber", "bot:aggressive"], {"max_turns": 16, "bomb_fuse": 3}),
+    },
+    "ants_v0": {
+        "conformance": [
+            {},
+            {"board": "quad", "num_players": 4},
+            {"obs_dtype": "float32"},
+            {"reward": "zero_sum"},
+            {"reward": "win_loss", "max_turns": 60},
+            {"board": "random", "width": 12, "height": 10, "map_seed": 3, "max_steps": 40},
+        ],
+        # quad: neighbouring hills are 3 cells apart, so two colonies' only ants can trade on
+        # turn 1; one food in store spares each colony that first loss (games still end early
+        # by elimination, but not all within the 10 steps some tests play without a reset);
+        # two in store on the default map (random play at seed 77 loses both of a colony's
+        # first ants)
+        "determinism": [
+            {"max_turns": 40, "start_food": 2},
+            {"board": "quad", "num_players": 4, "max_turns": 30, "start_food": 1},
+        ],
+        "random": {"board": "quad", "num_players": 3},
+        # food in store: no colony runs out of ants (and is eliminated early) whatever is
+        # played; a small 6 x 6 map (36 cells): the PPO smoke tests' MultiDiscrete of a
+        # command per cell stays small (SB3 samples one Categorical per cell)
+        "short": {"board": "random", "width": 6, "height": 6, "map_seed": 0, "max_turns": 12,
+                  "start_food": 12},
+        "golden": [
+            # seed 3: the first case's first game must last >= 10 steps (with seed 0 a colony
+            # is out after 9); its 300 steps cross three games
+            ({}, 3),
+            ({"board": "quad", "num_players": 4, "reward": "win_loss"}, 1),
+            ({"obs_dtype": "float32", "reward": "zero_sum", "max_turns": 50}, 2),
+            ({"board": "random", "width": 12, "height": 10, "map_seed": 3, "start_food": 2},
+             4),
+        ],
+        # a 6 x 6 map: the raiders raze a hill within a dozen turns
+        "viewer": (["bot:raider", "bot:raider"], {"board": "random", "width": 6, "height": 6,
+                                                  "map_seed": 0, "max_turns": 30,
+                                                  "start_food": 4}),
+    },
+    "coderunner_v0": {
+        "conformance": [
+            {},
+            {"board": "random"},
+            {"obs_dtype": "float32"},
+            {"reward": "zero_sum", "mirror": True},
+            {"max_steps": 30},
+        ],
+        "determinism": [
+            {"max_turns": 120},
+            {"board": "random", "max_turns": 100},
+        ],
+        "random": {"board": "random"},
+        "short": {"max_turns": 20},
+        "golden": [
+            ({}, 0),
+            ({"board": "random"}, 1),
+            ({"obs_dtype": "float32", "reward": "zero_sum"}, 2),
+        ],
+        "viewer": (["bot:greedy", "bot:trapper"], {"max_turns": 12}),
+    },
+    "towers_v0": {
+        # short games (a whole default game is 1000 turns)
+        "conformance": [
+            {"max_turns": 60},
+            {"board": "random", "water": 0.2, "max_turns": 50},
+            {"obs_dtype": "float32", "board": "islands", "max_turns": 50},
+            {"reward": "zero_sum", "turn_score_weight": 0.01, "board": "lanes",
+             "max_turns": 50},
+            {"reward": "win_loss", "max_turns": 40},
+            {"max_steps": 30},
+        ],
+        "determinism": [
+            {"max_turns": 60},
+            {"board": "random", "max_turns": 50, "map_size": 12, "flag_size": 2},
+        ],
+        "random": {"board": "random"},
+        # a small map (64 tiles): the PPO smoke tests' MultiDiscrete of a command per tile
+        "short": {"board": "random", "map_size": 8, "flag_size": 2, "max_turns": 12,
                   "num_bots_start": 4},
+        "golden": [
+            ({}, 0),
+            ({"board": "random", "reward": "win_loss", "max_turns": 120}, 1),
+            ({"obs_dtype": "float32", "reward": "zero_sum", "turn_score_weight": 0.01,
+              "board": "islands"}, 2),
+            ({"board": "random", "map_size": 10, "flag_size": 2, "max_turns": 70}, 3),
+        ],
+        "viewer": (["bot:greedy", "bot:random"], {"board": "random", "map_size": 8,
+                                                  "flag_size": 2, "max_turns": 12,
+                                                  "num_bots_start": 4}),
+    },
 }
+CASE_KINDS = ("conformance", "determinism", "random", "short", "golden", "viewer")
+
+
+def cases_of(kind):
+    """``{env_id: GAMES[env_id][kind]}`` for the games that have that kind of case."""
+    return {env_id: cases[kind] for env_id, cases in GAMES.items() if kind in cases}
+
+
+CONFORMANCE_CONFIGS = cases_of("conformance")
+DETERMINISM_CONFIGS = cases_of("determinism")
+RANDOM_CONFIGS = cases_of("random")
+SHORT_CONFIGS = cases_of("short")
+GOLDEN_CASES = cases_of("golden")
+VIEWER_MATCHES = cases_of("viewer")
 
 # Scripted bots every game offers (``game.bots``), used as opponents.
 BOT_NAMES = ("random", "greedy")
-
-TABLES = {
-    "CONFORMANCE_CONFIGS": CONFORMANCE_CONFIGS,
-    "DETERMINISM_CONFIGS": DETERMINISM_CONFIGS,
-    "RANDOM_CONFIGS": RANDOM_CONFIGS,
-    "SHORT_CONFIGS": SHORT_CONFIGS,
-}
 
 
 def config_id(config):
@@ -193,7 +252,7 @@ def pytest_generate_tests(metafunc):
 
 @pytest.fixture
 def config_tables():
-    return TABLES
+    return {kind: cases_of(kind) for kind in CASE_KINDS}
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
-"""Conformance of every registered env over several configs (``conftest.CONFORMANCE_CONFIGS``):
-PettingZoo's own API tests, spaces and dtypes, observations/masks/state inside their spaces
+"""Conformance of every registered env over several configs (the "conformance" configs of
+``conftest.GAMES``): PettingZoo's own API tests, spaces and dtypes, observations/masks/state inside their spaces
 over whole episodes, renders, snapshots, scores, and a light import."""
 import subprocess
 import sys
@@ -67,7 +67,7 @@ def test_every_env_has_configs(config_tables):
     assert len(botarena.ENV_IDS) >= 1
     for name, table in config_tables.items():
         missing = [env_id for env_id in botarena.ENV_IDS if not table.get(env_id)]
-        assert not missing, f"{name} has no config for {missing}: add one in tests/conftest.py"
+        assert not missing, f"{name} has no config for {missing}: add it to GAMES in tests/conftest.py"
 
 
 def test_parallel_api(conformance_case):

@@ -1,5 +1,6 @@
 """Golden trajectories: (config, seed, actions) -> sha256 of the observations, rewards and
-termination flags, stored in ``tests/golden/<env_id>.json``.
+termination flags, stored in ``tests/golden/<env_id>.json``; the cases (config, seed) are
+the "golden" entries of ``GAMES`` in ``tests/conftest.py``.
 
 The actions of a case are ``numpy.random.default_rng(seed).integers(0, action_values,
 size=(steps, num_agents) + action_shape)`` (``action_values == num_actions`` and
@@ -11,7 +12,7 @@ THE HASHES CHANGE ONLY WITH A NEW ENV VERSION (``paint_v0`` -> ``paint_v1``).  I
 to a game alters them, the change alters the game: bump the env id (and its version
 history) instead of regenerating.  Regenerate only for a new env id or new cases:
 
-    python -m tests.test_golden --regenerate [env_id ...]
+    python tests/test_golden.py --regenerate [env_id ...]
 """
 import hashlib
 import json
@@ -22,50 +23,10 @@ import numpy as np
 import pytest
 
 import botarena
+from conftest import GOLDEN_CASES
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 STEPS = 300
-
-# (config, seed) pairs per env id; a new game adds its own and regenerates its file.
-GOLDEN_CASES = {
-    "paint_v0": [
-        ({}, 0),
-        ({"board": "5x11"}, 1),
-        ({"board": "random", "num_players": 4, "width": 9, "height": 7,
-          "obstacle_density": 0.2, "symmetric": False}, 2),
-        ({"obs_dtype": "float32", "reward": "zero_sum"}, 3),
-        ({"reward": "win_loss", "max_steps": 30}, 4),
-    ],
-    "ants_v0": [
-        # seed 3: the first case's first game must last >= 10 steps (with seed 0 a colony
-        # is out after 9); its 300 steps cross three games
-        ({}, 3),
-        ({"board": "quad", "num_players": 4, "reward": "win_loss"}, 1),
-        ({"obs_dtype": "float32", "reward": "zero_sum", "max_turns": 50}, 2),
-        ({"board": "random", "width": 12, "height": 10, "map_seed": 3, "start_food": 2}, 4),
-    ],
-    "coderunner_v0": [
-        ({}, 0),
-        ({"board": "random"}, 1),
-        ({"obs_dtype": "float32", "reward": "zero_sum"}, 2),
-    ],
-    "dungeon_v0": [
-        ({}, 0),
-        ({"board": "classic", "reward": "win_loss"}, 1),
-        ({"num_players": 4, "obs_dtype": "float32", "reward": "zero_sum"}, 2),
-        # short games with fast bombs: deaths, chains and autoresets within the 300 steps
-        ({"width": 7, "height": 7, "metal_blocks": 4, "wooden_blocks": 6, "ore_blocks": 2,
-          "bomb_fuse": 5, "max_turns": 60, "num_players": 3}, 3),
-    ],
-    "towers_v0": [
-        ({}, 0),
-        ({"board": "random", "reward": "win_loss", "max_turns": 120}, 1),
-        ({"obs_dtype": "float32", "reward": "zero_sum", "turn_score_weight": 0.01,
-          "board": "islands"}, 2),
-        ({"board": "random", "map_size": 10, "flag_size": 2, "max_turns": 70}, 3),
-    ],
-}
-
 
 def golden_actions(game, seed, steps):
     """``int64[steps, num_agents, *action_shape]``: the random actions of a case."""
@@ -125,12 +86,12 @@ def regenerate(env_ids):
 
 def load(env_id):
     path = golden_path(env_id)
-    assert path.exists(), f"no golden file for {env_id}: python -m tests.test_golden --regenerate {env_id}"
+    assert path.exists(), f"no golden file for {env_id}: python tests/test_golden.py --regenerate {env_id}"
     return json.loads(path.read_text())
 
 
 def test_every_env_has_golden_cases(env_id):
-    assert GOLDEN_CASES.get(env_id), f"add golden cases for {env_id} in tests/test_golden.py"
+    assert GOLDEN_CASES.get(env_id), f"add golden cases for {env_id} to GAMES in tests/conftest.py"
     data = load(env_id)
     assert data["env_id"] == env_id
     stored = [(c["config"], c["seed"]) for c in data["cases"]]
@@ -178,5 +139,5 @@ def test_golden_trajectory_through_parallel_env(env_id):
 if __name__ == "__main__":
     args = sys.argv[1:]
     if not args or args[0] != "--regenerate":
-        sys.exit("usage: python -m tests.test_golden --regenerate [env_id ...]")
+        sys.exit("usage: python tests/test_golden.py --regenerate [env_id ...]")
     regenerate(args[1:] or list(botarena.ENV_IDS))

@@ -245,7 +245,7 @@ def test_sb3_policy_opponent_callable(env_id, short_config):
 
 
 def test_sb3_learner_seats_rotate(env_id, config_tables):
-    for config in config_tables["CONFORMANCE_CONFIGS"][env_id][:3]:
+    for config in config_tables["conformance"][env_id][:3]:
         num_envs = 7
         venv = botarena.vector_env(env_id, num_envs, opponent="random", seed=0, **config)
         A = venv.game.num_agents

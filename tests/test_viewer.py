@@ -19,6 +19,7 @@ import pytest
 
 from botarena import replay
 from botarena.arena import cli
+from conftest import VIEWER_MATCHES
 
 try:
     from playwright import sync_api
@@ -30,19 +31,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
 # a short match of each game whose scores change: its two players and config
-MATCHES = {
-    "paint_v0": (["bot:greedy", "bot:random"], {"max_turns": 12}),
-    "coderunner_v0": (["bot:greedy", "bot:trapper"], {"max_turns": 12}),
-    # a short fuse: bombs go off (and score) within the game
-    "dungeon_v0": (["bot:safe_bomber", "bot:aggressive"], {"max_turns": 16, "bomb_fuse": 3}),
-    # a 6 x 6 map: the raiders raze a hill within a dozen turns
-    "ants_v0": (["bot:raider", "bot:raider"], {"board": "random", "width": 6, "height": 6,
-                                               "map_seed": 0, "max_turns": 30,
-                                               "start_food": 4}),
-    "towers_v0": (["bot:greedy", "bot:random"], {"board": "random", "map_size": 8,
-                                                 "flag_size": 2, "max_turns": 12,
-                                                 "num_bots_start": 4}),
-}
 SEED = 0
 MIN_COLOURS = 4             # distinct colours in a drawn board, at least
 PLAY_TIMEOUT_MS = 10_000    # for the play button to move past the first frame
@@ -63,7 +51,7 @@ def browser():
 
 
 def record_match(env_id, path):
-    players, config = MATCHES[env_id]
+    players, config = VIEWER_MATCHES[env_id]
     settings = [f"{key}={json.dumps(value)}" for key, value in config.items()]
     assert cli.main(["match", env_id, *players, "--seed", str(SEED), "--record", str(path),
                      "--config", *settings]) == 0
@@ -110,7 +98,7 @@ def test_viewer_shows_the_replayed_game(env_id, browser, tmp_path):
     page.on("request", lambda request: requests.append(request.url))
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(html.as_uri())
-    viewer = Viewer(page, len(MATCHES[env_id][0]))
+    viewer = Viewer(page, len(VIEWER_MATCHES[env_id][0]))
 
     def expect(frame):
         assert viewer.shown() == (frame, *positions[frame])
