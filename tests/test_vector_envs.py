@@ -94,6 +94,24 @@ def test_sb3_shapes_with_opponent(env_id, short_config):
     assert obs.shape[0] == rewards.shape[0] == dones.shape[0] == len(infos) == E
 
 
+@pytest.mark.parametrize("opponent", [None, "random"])
+def test_sb3_outputs_stay_valid_through_the_next_step(env_id, short_config, opponent):
+    """The arrays a step returns are written in place into buffers that alternate
+    (``slots.OUT_BUFFERS``): SB3 stores a step's observations and masks after the next
+    step, so they must hold until then; the step after that reuses them."""
+    venv = botarena.vector_env(env_id, E, opponent=opponent, seed=0, **short_config)
+    venv.reset()
+    actions = zeros(venv.game, venv.num_envs)
+    first, first_masks = venv.step(actions)[0], venv.action_masks()
+    kept, kept_masks = first.copy(), first_masks.copy()
+    second, second_masks = venv.step(actions)[0], venv.action_masks()
+    assert second is not first and second_masks is not first_masks
+    assert np.array_equal(first, kept) and np.array_equal(first_masks, kept_masks)
+    slots = venv.slots
+    assert np.array_equal(second, venv.game.obs[slots.learner_env, slots.learner_agent])
+    assert venv.step(actions)[0] is first and venv.action_masks() is first_masks
+
+
 def test_sb3_env_method_action_masks_one_per_slot(env_id, short_config):
     """sb3-contrib's get_action_masks stacks ``env_method("action_masks")``: that must give
     one mask per slot, i.e. shape (num_envs, n)."""

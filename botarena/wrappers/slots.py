@@ -12,6 +12,13 @@
 Stepping auto-resets every env that ends, in the kernel; the last observation of a slot
 whose episode ended is in ``final_obs``.  Seeds: env ``e`` gets ``seed + e``.
 
+Buffers: the observations, masks, rewards and end flags handed out are written in place
+into arrays allocated once (a copy out of the game's own buffers, which its kernels
+update in place).  ``OUT_BUFFERS`` sets of them alternate, so what a step returned stays
+valid through the next step, and is overwritten by the one after: SB3 stores a step's
+observations and masks in its rollout buffer only after the next step.  Copy what you
+keep for longer.
+
 ``close()`` closes the opponents that hold resources (``python:`` and ``cmd:`` ones end
 their processes); the vector envs' ``close()`` calls it.
 
@@ -25,6 +32,8 @@ import numpy as np
 
 from ..registry import env_module
 from .opponents import make_opponent
+
+OUT_BUFFERS = 2   # sets of output arrays, used in turn (see above)
 
 
 class AgentSlots:
@@ -57,11 +66,20 @@ class AgentSlots:
                                            np.zeros((len(env_ids),) + game.action_shape(),
                                                     dtype=np.int64)))
         self.num_slots = len(self.learner_env)
+        self._rows = self.learner_env * A + self.learner_agent   # slot -> row of (E * A)
         self._final_score = np.zeros(self.num_slots, dtype=np.int64)
         self._final_outcome = np.zeros(self.num_slots, dtype=np.int64)
         self._all_learners = opponent is None
         self.observation_space = game.observation_space
         self.action_space = game.action_space
+        self._out = [{name: np.empty((self.num_slots,) + array.shape[2:], array.dtype)
+                      for name, array in (("obs", game.obs), ("masks", game.masks),
+                                          ("rewards", game.rewards),
+                                          ("terminated", game.terminated),
+                                          ("truncated", game.truncated))}
+                     for _ in range(OUT_BUFFERS)]
+        self._step_out = 0      # the set the next step (or reset) writes
+        self._mask_out = 0      # the set the next action_masks() writes
 
     def set_opponent_policy(self, policy):
         """Give every policy opponent ``policy`` (self-play snapshots)."""
@@ -76,17 +94,28 @@ class AgentSlots:
             if close is not None:
                 close()
 
-    def _gather(self, array):
+    def _gather(self, array, out):
+        """The slots' rows of a game buffer ``array[E, A, ...]``, written into ``out``."""
+        rows = array.reshape((-1,) + array.shape[2:])
         if self._all_learners:
-            return array.reshape((self.num_slots,) + array.shape[2:]).copy()
-        return array[self.learner_env, self.learner_agent]
+            np.copyto(out, rows)
+        else:   # "clip": the rows are valid, and numpy's default "raise" copies twice
+            np.take(rows, self._rows, axis=0, out=out, mode="clip")
+        return out
+
+    def _next_out(self):
+        out = self._out[self._step_out]
+        self._step_out = (self._step_out + 1) % OUT_BUFFERS
+        return out
 
     def reset(self, seed=None):
         self.game.reset(seed)
-        return self._gather(self.game.obs)
+        return self._gather(self.game.obs, self._next_out()["obs"])
 
     def action_masks(self):
-        return self._gather(self.game.masks)
+        out = self._out[self._mask_out]["masks"]
+        self._mask_out = (self._mask_out + 1) % OUT_BUFFERS
+        return self._gather(self.game.masks, out)
 
     def step(self, actions):
         """Learner actions in, ``(obs, rewards, terminated, truncated)`` of the slots out.
@@ -103,9 +132,11 @@ class AgentSlots:
             opp.act(game, env_ids, agent_ids, buf)
             game.actions[env_ids, agent_ids] = buf
         game.step(autoreset=True)     # the opponents' actions are checked too
+        out = self._next_out()
         env_ended = (game.terminated | game.truncated).all(axis=1)
-        rewards = self._gather(game.rewards)
-        truncated = self._gather(game.truncated)
+        rewards = self._gather(game.rewards, out["rewards"])
+        truncated = self._gather(game.truncated, out["truncated"])
+        terminated = out["terminated"]
         done = env_ended[self.learner_env]
         slot_env, slot_agent = self.learner_env, self.learner_agent
         for i in np.flatnonzero(done):
@@ -113,17 +144,18 @@ class AgentSlots:
             self._final_score[i] = game.final_scores[e, a]
             self._final_outcome[i] = _outcome(game.final_rank_keys[e], a)
         if self.opponents:
-            out = self._gather(game.terminated) & ~done
-            if out.any():
-                envs = slot_env[out]
+            left = self._gather(game.terminated, terminated) & ~done
+            if left.any():
+                envs = slot_env[left]
                 game.final_obs[envs] = game.obs[envs]
-                for i in np.flatnonzero(out):
+                for i in np.flatnonzero(left):
                     self._final_score[i] = game.scores[slot_env[i], slot_agent[i]]
                     self._final_outcome[i] = -1
                 game.reset(env_ids=envs)
-                done = done | out
+                done = done | left
         truncated &= done
-        return self._gather(game.obs), rewards, done & ~truncated, truncated
+        np.logical_and(done, ~truncated, out=terminated)
+        return self._gather(game.obs, out["obs"]), rewards, terminated, truncated
 
     def final_obs(self, slot):
         """The last observation of the slot's episode that just ended."""
