@@ -100,7 +100,7 @@ def reset_env(s, p, e):
     update_rank_keys(s, p, e)
 
 
-@hot
+@phase
 def step_env(s, p, e, actions, draws, rewards, terminated, truncated):
     """One turn of env e (with ``draws``, see ``rules.Draws``, or None) and its rewards and
     end flags; True when the episode is done."""

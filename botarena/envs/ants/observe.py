@@ -13,9 +13,9 @@ constant planes whose value changed, and the hill proximity when a hill was raze
 water plane is drawn only by ``observe_env`` (the map changes only at a reset).  Nothing
 else may write the planes between steps.
 """
-from ...core.jit import copy_into, fill_plane, hot
-from .constants import FOOD_OBS_CAP, HILL_REACH, UNREACHED, Plane
-from .rules import land_distances, legal_commands
+from ...core.jit import copy_into, fill_plane, hot, phase
+from .constants import FOOD_OBS_CAP, HILL_REACH, NUM_COMMANDS, UNREACHED, Plane
+from .rules import land_distances
 
 P_OWN, P_FOOD, P_OWN_HILLS, P_ENEMY_HILLS, P_WATER = (
     int(Plane.OWN_ANTS), int(Plane.FOOD), int(Plane.OWN_HILLS), int(Plane.ENEMY_HILLS),
@@ -28,22 +28,29 @@ P_PROXIMITY = int(Plane.HILL_PROXIMITY)
 def mark_ants(s, p, e, planes, masks, drawing):
     """Env e's ants on every colony's planes and mask: ``drawing``, full on the ant
     plane of its colony (relative to the viewer) and its legal moves in its colony's
-    mask; else those cells and entries cleared.  (``planes``: env e's planes, one flat
-    row per colony as in ``observe_env``.)"""
+    mask (a move is legal where its target is on the map and not water); else those
+    cells and entries cleared, as on cells without an own ant, where only 'stay' is
+    legal.  One pass over the ants per colony.  (``planes``: env e's planes, one flat row
+    per colony as in ``observe_env``.)"""
     height, width = s.ant_at.shape[1], s.ant_at.shape[2]
     n = height * width
     ant_x, ant_y, ant_owner, num_ants = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.num_ants[e]
+    move_ok = p.move_ok
     num_players = planes.shape[0]
     value = p.on * drawing
+    legal = int(drawing)
     for a in range(num_players):
-        own = planes[a]
+        own, mask = planes[a], masks[a]
         for i in range(num_ants):
             rel = int(ant_owner[i]) - a   # int: the int8 owner would wrap in pure Python
             if rel < 0:
                 rel += num_players
-            own[(P_OWN + rel) * n + int(ant_y[i]) * width + ant_x[i]] = value
-        legal_commands(ant_x, ant_y, ant_owner, num_ants, p.move_ok, width, a, int(drawing),
-                       masks[a])
+            c = int(ant_y[i]) * width + ant_x[i]
+            own[(P_OWN + rel) * n + c] = value
+            if rel == 0:
+                base = c * NUM_COMMANDS
+                for k in range(1, NUM_COMMANDS):
+                    mask[base + k] = move_ok[c, k] * legal
 
 
 @hot
@@ -171,7 +178,7 @@ def observe_env(s, p, e, planes, masks):
     show_hill_proximity(s, p, e, planes)
 
 
-@hot
+@phase
 def before_turn(s, p, e, planes, masks):
     """What a step's in-place update needs from the state the planes show: its ants'
     marks cleared, its food list kept (``shown_x``/``shown_y``); returns that list's
@@ -184,7 +191,7 @@ def before_turn(s, p, e, planes, masks):
     return s.num_food[e], razed_hills(s, e)
 
 
-@hot
+@phase
 def after_turn(s, p, e, planes, masks, shown, razed):
     """The planes and masks updated in place to the state the turn ended on (nothing
     else may write them between steps); ``shown``, ``razed``: as ``before_turn`` found."""

@@ -166,42 +166,50 @@ def ant_at_offset(ants, width, height, x, y, inside, offsets, k):
 def attack(s, p, e):
     """Phase 2: focus_split exactly as the seed's pseudocode; the marked ants die at once.
 
-    The cells within the radius are ``p.attack_offsets`` (dx, dy); they need no bounds
+    An ant's focus is the number of enemy ants within the radius; it dies if an enemy
+    within the radius has a focus lower than or equal to its own.  Both hold between two
+    ants, so each pair is met once: from the ant that has the other at an offset of the
+    second half of ``p.attack_offsets`` (reading order, centre left out, so that half
+    holds one offset of each pair (dx, dy), (-dx, -dy)).  The offsets need no bounds
     checks for an ant at least ``p.attack_reach`` cells from the edges.  Only ants near
     the bounding box of another colony's ants are probed (the others have focus 0)."""
     ant_x, ant_y, ant_owner, ant_id = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.ant_id[e]
     ant_at, focus, dead, box = s.ant_at[e], s.focus[e], s.dead[e], s.box[e]
-    offsets, reach = p.attack_offsets, p.attack_reach
+    reach = p.attack_reach
+    ahead = p.attack_offsets[p.attack_offsets.shape[0] // 2:]
     height, width = ant_at.shape
     ants = ant_at.reshape(height * width)
     n = s.num_ants[e]
     colony_boxes(ant_x, ant_y, ant_owner, n, box)
     for i in range(n):
-        x, y, owner = ant_x[i], ant_y[i], ant_owner[i]
         focus[i] = 0
+    fights = False
+    for i in range(n):
+        x, y, owner = ant_x[i], ant_y[i], ant_owner[i]
         if not near_colony(box, x, y, reach, owner):
             continue
         inside = clear_of_edges(x, y, reach, width, height)
-        f = 0
-        for k in range(offsets.shape[0]):
-            j = ant_at_offset(ants, width, height, x, y, inside, offsets, k)
+        for k in range(ahead.shape[0]):
+            j = ant_at_offset(ants, width, height, x, y, inside, ahead, k)
             if j >= 0 and ant_owner[j] != owner:
-                f += 1
-        focus[i] = f
-    any_dead = False
+                focus[i] += 1
+                focus[j] += 1
+                fights = True
+    if not fights:
+        return
     for i in range(n):
         if focus[i] == 0:
             continue
         x, y, owner = ant_x[i], ant_y[i], ant_owner[i]
         inside = clear_of_edges(x, y, reach, width, height)
-        for k in range(offsets.shape[0]):
-            j = ant_at_offset(ants, width, height, x, y, inside, offsets, k)
-            if j >= 0 and ant_owner[j] != owner and focus[i] >= focus[j]:
-                dead[i] = True
-                any_dead = True
-                break
-    if any_dead:
-        s.num_ants[e] = remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n)
+        for k in range(ahead.shape[0]):
+            j = ant_at_offset(ants, width, height, x, y, inside, ahead, k)
+            if j >= 0 and ant_owner[j] != owner:
+                if focus[j] <= focus[i]:
+                    dead[i] = True
+                if focus[i] <= focus[j]:
+                    dead[j] = True
+    s.num_ants[e] = remove_dead(ant_x, ant_y, ant_owner, ant_id, ant_at, dead, n)
 
 
 @phase
@@ -418,7 +426,7 @@ def eliminate(s, p, e):
     return living <= 1 or turn >= p.max_turns
 
 
-@hot
+@phase
 def play_turn(s, p, e, actions, draws):
     """One turn of env e with the colonies' command grids ``actions[a, cell]`` (and the
     random draws ``draws`` gives, if not None); True when the game is over."""
@@ -429,21 +437,6 @@ def play_turn(s, p, e, actions, draws):
     gather(s, p, e)
     spawn_food(s, p, e, draws)
     return eliminate(s, p, e)
-
-
-@hot
-def legal_commands(ant_x, ant_y, ant_owner, n, move_ok, width, a, legal, mask):
-    """The move entries of colony a's ants in its mask ``mask[cell * 5 + command]``
-    (command >= 1): with ``legal`` 1, a move is legal where its target is on the map and
-    not water; with ``legal`` 0 they are cleared, as on cells without an own ant, where
-    only 'stay' is legal."""
-    for i in range(n):
-        if ant_owner[i] != a:
-            continue
-        c = ant_y[i] * width + ant_x[i]
-        base = c * NUM_COMMANDS
-        for k in range(1, NUM_COMMANDS):
-            mask[base + k] = move_ok[c, k] * legal
 
 
 @hot
