@@ -34,33 +34,19 @@ def prefetch_lists(s, e):
 
 
 @phase
-def prefetch_lines(planes, a, start, stop):
-    """Prefetch every line of colony a's planes from cell ``start`` to ``stop - 1``."""
-    for c in range(start, stop, LINE // planes.itemsize):
-        prefetch(planes, (a, c))
-    prefetch(planes, (a, stop - 1))
-
-
-@phase
 def prefetch_ants(s, e, planes, masks, actions):
     """Prefetch what env e's step reads and writes at its ants' cells (their commands,
     planes and mask entries) and its hills' cells, the first cells of the stored food and
-    alive planes, and the turn plane (redrawn most turns).  The ant planes are prefetched
-    at each ant, or whole where that takes fewer prefetches (many ants: several on a
-    line)."""
+    alive planes, and the turn plane (redrawn most turns)."""
     num_players = planes.shape[0]
     width = s.ant_at.shape[2]
     n = s.ant_at.shape[1] * width
-    ant_x, ant_y, ant_owner, num_ants = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.num_ants[e]
-    plane_lines = -(-n * planes.itemsize // LINE)
-    whole_planes = num_ants > num_players * plane_lines
-    for i in range(num_ants):
+    ant_x, ant_y, ant_owner = s.ant_x[e], s.ant_y[e], s.ant_owner[e]
+    for i in range(s.num_ants[e]):
         owner = int(ant_owner[i])
         c = int(ant_y[i]) * width + ant_x[i]
         prefetch(actions, (owner, c))
         prefetch(masks, (owner, c * NUM_COMMANDS))
-        if whole_planes:
-            continue
         for a in range(num_players):
             rel = owner - a
             if rel < 0:
@@ -68,15 +54,14 @@ def prefetch_ants(s, e, planes, masks, actions):
             prefetch(planes, (a, (P_OWN + rel) * n + c))
     hill_x, hill_y = s.hill_x[e], s.hill_y[e]
     for a in range(num_players):
-        if whole_planes:
-            prefetch_lines(planes, a, P_OWN * n, (P_OWN + num_players) * n)
         for h in range(hill_x.shape[0]):
             c = int(hill_y[h]) * width + hill_x[h]
             prefetch(planes, (a, P_OWN_HILLS * n + c))
             prefetch(planes, (a, P_ENEMY_HILLS * n + c))
         prefetch(planes, (a, P_STORED * n))
         prefetch(planes, (a, P_ALIVE * n))
-        prefetch_lines(planes, a, P_TURN * n, (P_TURN + 1) * n)
+        for c in range(P_TURN * n, (P_TURN + 1) * n, LINE // planes.itemsize):
+            prefetch(planes, (a, c))
 
 
 @phase

@@ -37,14 +37,13 @@ from collections import namedtuple
 
 from ...core.jit import hot, phase
 from ...core.rng import GAME, randint
-from .constants import COMMAND_DELTAS, FAR, NUM_COMMANDS, RANK_TURN_WEIGHT, UNREACHED, Command
+from .constants import COMMAND_DELTAS, FAR, NUM_COMMANDS, RANK_TURN_WEIGHT, UNREACHED
 
 # A turn's random draws, given: ``food_cells`` (int64, the flat cells ``y * W + x`` of
 # the new food, in the order drawn; the rules draw any further ones) and ``hill_rank``
 # (int64[K], per hill index: a colony spawns on its free hills by increasing rank
 # instead of in shuffled order).
 Draws = namedtuple("Draws", ["food_cells", "hill_rank"])
-STAY = int(Command.STAY)
 
 
 @hot
@@ -114,9 +113,7 @@ def move(s, p, e, actions):
     """Phase 1: simultaneous moves; every cell holding two or more ants kills them all.
 
     Every ant leaves its cell, then each takes its target: the first to arrive holds the
-    cell in ``ant_at``; any later one marks itself and the holder dead.  (A command
-    outside the commands is 'stay'; a move not ``move_ok`` moves by 0: no branch on the
-    commands, which a policy's grid makes hard to predict.)"""
+    cell in ``ant_at``; any later one marks itself and the holder dead."""
     ant_x, ant_y, ant_owner, ant_id = s.ant_x[e], s.ant_y[e], s.ant_owner[e], s.ant_id[e]
     ant_at, dead = s.ant_at[e], s.dead[e]
     move_ok = p.move_ok
@@ -129,13 +126,12 @@ def move(s, p, e, actions):
         x, y = ant_x[i], ant_y[i]
         cell = y * width + x
         cmd = actions[ant_owner[i], cell]
-        if cmd < 0 or cmd >= NUM_COMMANDS:
-            cmd = STAY
-        ok = move_ok[cell, cmd]
-        x += ok * COMMAND_DELTAS[cmd, 0]
-        y += ok * COMMAND_DELTAS[cmd, 1]
-        ant_x[i] = x
-        ant_y[i] = y
+        if cmd > 0 and cmd < NUM_COMMANDS:
+            if move_ok[cell, cmd]:
+                x += COMMAND_DELTAS[cmd, 0]
+                y += COMMAND_DELTAS[cmd, 1]
+                ant_x[i] = x
+                ant_y[i] = y
         holder = ant_at[y, x]
         if holder < 0:
             ant_at[y, x] = i
