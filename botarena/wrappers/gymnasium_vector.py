@@ -4,7 +4,8 @@ Same slots as the SB3 VecEnv (``wrappers.slots``), with Gymnasium's same-step au
 (``metadata["autoreset_mode"] = AutoresetMode.SAME_STEP``): when a slot's episode ends,
 the returned observation already starts the next one, and ``infos["final_obs"]`` (with
 the mask ``infos["_final_obs"]``) holds the last one.  ``infos["action_mask"]`` holds
-every slot's action mask.
+every slot's action mask.  The observation, mask, reward and end-flag arrays are buffers
+that alternate (``wrappers.slots``): valid through the next step, then reused.
 """
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv

@@ -6,7 +6,9 @@ learner seat.  SB3's auto-reset semantics: a done slot's ``infos[i]`` holds
 ``terminal_observation``, ``TimeLimit.truncated`` (True only for time-outs, never for a
 game's own end), ``score`` and ``outcome`` (+1/0/-1 against the best opponent) of the
 finished episode.  ``action_masks()`` serves MaskablePPO.  The info dicts are reused from
-step to step (only done slots carry keys): copy one if you keep it.
+step to step (only done slots carry keys): copy one if you keep it.  The observation,
+mask, reward and done arrays are buffers that alternate (``wrappers.slots``): valid
+through the next step, then reused.
 """
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
