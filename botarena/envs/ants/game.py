@@ -16,8 +16,8 @@ from .bots import BOTS
 from .config import Config
 from .constants import (CHAR_ANTS, CHAR_ANTS_ON_HILL, CHAR_FOOD, CHAR_HILLS, CHAR_LAND,
                         CHAR_RAZED, CHAR_WATER, COMMAND_DELTAS, COMMAND_NAMES, NUM_COMMANDS,
-                        NUM_PLANES, Command)
-from .rules import Draws, update_rank_keys
+                        HILL_REACH, NUM_PLANES, UNREACHED, Command)
+from .rules import Draws, land_distances, update_rank_keys
 from .state import alloc
 
 GAME_NAME = "ants_v0"
@@ -41,6 +41,24 @@ def disc_offsets(radius2, include_centre, column_major=False):
     if column_major:
         rows.sort()
     return np.array(rows, dtype=np.int64).reshape(-1, 2)
+
+
+def hill_nearness(move_ok, width, hills, full, round_, dtype):
+    """``dtype[K, H*W]``: the HILL_PROXIMITY plane that each hill of the map gives alone
+    (``full * (HILL_REACH - d) / HILL_REACH + round_`` at d steps over land, 0 from
+    HILL_REACH steps, cut off or water); a colony's plane is the largest over the standing
+    hills of the other colonies (``observe.show_hill_proximity``)."""
+    cells = move_ok.shape[0]
+    near = np.zeros((len(hills), cells), dtype=dtype)
+    for k, (x, y) in enumerate(hills[:, :2]):
+        dist = np.full(cells, UNREACHED, dtype=np.int64)
+        queue = np.zeros(cells, dtype=np.int64)
+        dist[y * width + x] = 0
+        queue[0] = y * width + x
+        land_distances(move_ok, width, dist, queue, 1)
+        close = (dist != UNREACHED) & (dist < HILL_REACH)
+        near[k, close] = full * (HILL_REACH - dist[close]) / HILL_REACH + round_
+    return near
 
 
 class AntsGame(BatchedGame):
@@ -92,6 +110,7 @@ class AntsGame(BatchedGame):
         attack = disc_offsets(c.attack_radius2, False)
         gather = disc_offsets(c.gather_radius2, True, column_major=True)
         half = np.floor(full * 0.5 + 0.5) if integer else 0.5
+        round_ = 0.5 if integer else 0.0
         return make_params(
             kernel.Params, c, water_plane=(water.reshape(-1) * full).astype(dtype),
             land_cells=np.flatnonzero(water.reshape(-1) == 0).astype(np.int64),
@@ -101,8 +120,9 @@ class AntsGame(BatchedGame):
             hill_owner=hills[:, 2].astype(np.int8),
             attack_offsets=attack, attack_reach=int(np.abs(attack).max(initial=0)),
             gather_offsets=gather, gather_reach=int(np.abs(gather).max(initial=0)),
+            hill_near=hill_nearness(move_ok, W, hills, float(full), round_, dtype),
             reward_mode=REWARD_MODES[c.reward],
-            on=dtype(full), half=dtype(half), full=float(full), round=0.5 if integer else 0.0)
+            on=dtype(full), half=dtype(half), full=float(full), round=round_)
 
     def observation_shape(self):
         return (NUM_PLANES, self.height, self.width)

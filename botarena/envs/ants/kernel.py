@@ -6,10 +6,11 @@ food spawns), ``move_ok[cell, command]``, ``stay_mask`` the action mask with onl
 legal on every cell), the hill template (``hill_x``, ``hill_y``, ``hill_owner``: -1
 where dealt at random), the (dx, dy) offsets within the attack radius (reading order)
 and the gather radius (the original engine's scan order: dx, then dy) and their reach
-(the largest |dx| or |dy|), every rule number and switch of ``Config``, the reward mode,
-``max_steps``, and the observation's values in the obs dtype: ``on`` (full), ``half``
-(razed hills), ``full`` / ``round`` for the constant planes (``round`` is 0.5 where they
-are stored as integers, so that the store rounds).
+(the largest |dx| or |dy|), ``hill_near[k]`` the HILL_PROXIMITY plane that the map's
+hill k gives alone (``game.hill_nearness``), every rule number and switch of ``Config``,
+the reward mode, ``max_steps``, and the observation's values in the obs dtype: ``on``
+(full), ``half`` (razed hills), ``full`` / ``round`` for the constant planes (``round``
+is 0.5 where they are stored as integers, so that the store rounds).
 
 Observations and masks (``observe``): written whole after a reset (``observe_env``),
 updated in place by a step (``before_turn``, ``after_turn``: only the cells that
@@ -30,8 +31,8 @@ from .rules import add_ant, play_turn, spawn_food, update_rank_keys
 # every number field of Config under its own name, then what the game derives from them
 Params = params_type(Config, [
     "water_plane", "land_cells", "move_ok", "stay_mask", "hill_x", "hill_y", "hill_owner",
-    "attack_offsets", "attack_reach", "gather_offsets", "gather_reach", "reward_mode", "on",
-    "half", "full", "round",
+    "attack_offsets", "attack_reach", "gather_offsets", "gather_reach", "hill_near",
+    "reward_mode", "on", "half", "full", "round",
 ], __name__)
 
 

@@ -14,8 +14,7 @@ water plane is drawn only by ``observe_env`` (the map changes only at a reset). 
 else may write the planes between steps.
 """
 from ...core.jit import copy_into, fill_plane, hot, phase
-from .constants import FOOD_OBS_CAP, HILL_REACH, NUM_COMMANDS, UNREACHED, Plane
-from .rules import land_distances
+from .constants import FOOD_OBS_CAP, NUM_COMMANDS, Plane
 
 P_OWN, P_FOOD, P_OWN_HILLS, P_ENEMY_HILLS, P_WATER = (
     int(Plane.OWN_ANTS), int(Plane.FOOD), int(Plane.OWN_HILLS), int(Plane.ENEMY_HILLS),
@@ -125,35 +124,34 @@ def razed_hills(s, e):
     return razed
 
 
+@phase
+def map_hill(p, x, y):
+    """The index of the map's hill on (x, y) (every hill of an env is one of the map's)."""
+    k = 0
+    while p.hill_x[k] != x or p.hill_y[k] != y:
+        k += 1
+    return k
+
+
 @hot
 def show_hill_proximity(s, p, e, planes):
-    """Every colony's HILL_PROXIMITY plane, drawn whole from the steps over land to the
-    nearest standing hill of another colony (``land_distances``; the scratch ``s.focus``
-    holds the distances, ``s.cells`` is the search's queue)."""
-    width = s.ant_at.shape[2]
-    n = s.ant_at.shape[1] * width
+    """Every colony's HILL_PROXIMITY plane, drawn whole: on each cell, the largest value
+    that the standing hills of other colonies give it alone (``p.hill_near``, made with
+    the map: the plane falls with the steps over land, so the largest value is that of
+    the nearest hill); 0 with none."""
+    n = s.ant_at.shape[1] * s.ant_at.shape[2]
     hill_x, hill_y, hill_owner, hill_razed = s.hill_x[e], s.hill_y[e], s.hill_owner[e], s.hill_razed[e]
-    dist, queue = s.focus[e], s.cells[e]
     for a in range(planes.shape[0]):
+        near = planes[a, P_PROXIMITY * n:(P_PROXIMITY + 1) * n]
         for c in range(n):
-            dist[c] = UNREACHED
-        tail = 0
+            near[c] = 0
         for h in range(hill_x.shape[0]):
             owner = hill_owner[h]
             if owner < 0 or owner == a or hill_razed[h]:
                 continue
-            c = hill_y[h] * width + hill_x[h]
-            dist[c] = 0
-            queue[tail] = c
-            tail += 1
-        land_distances(p.move_ok, width, dist, queue, tail)
-        near = planes[a, P_PROXIMITY * n:(P_PROXIMITY + 1) * n]
-        for c in range(n):
-            d = dist[c]
-            if d == UNREACHED or d >= HILL_REACH:
-                near[c] = 0
-            else:
-                near[c] = p.full * (HILL_REACH - d) / HILL_REACH + p.round
+            alone = p.hill_near[map_hill(p, hill_x[h], hill_y[h])]
+            for c in range(n):
+                near[c] = max(near[c], alone[c])
 
 
 @hot

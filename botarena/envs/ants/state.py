@@ -33,10 +33,9 @@ of ants or food.
 | turn          | [E] int32             | turns played in this game                               |
 | steps         | [E] int32             | steps since the reset (= turn)                          |
 | over          | [E] bool              | the game has ended (or was truncated)                   |
-| focus         | [E, C] int32          | scratch: focus_split of each ant; distances (observe)   |
+| focus         | [E, C] int32          | scratch: focus_split of each ant                        |
 | dead          | [E, C] bool           | scratch: ants marked to die                             |
 | order         | [E, K] int32          | scratch: a colony's free hills, shuffled                |
-| cells         | [E, C] int16 (*)      | scratch: the hill-proximity search's queue (observe)    |
 | box           | [E, A, 4] int32       | scratch: each colony's ants' bounding box (rules)       |
 | shown_x/_y    | [E, C] int16          | scratch: the food list the planes show (observe)        |
 | rng           | [E, NUM_STREAMS] u64  | per-env random streams (see core.rng)                   |
@@ -94,7 +93,6 @@ FIELDS = (
     ("focus", lambda H, W, A, K: (H * W,), np.int32),
     ("dead", lambda H, W, A, K: (H * W,), np.bool_),
     ("order", lambda H, W, A, K: (K,), np.int32),
-    ("cells", lambda H, W, A, K: (H * W,), cell_index),
     ("box", lambda H, W, A, K: (A, 4), np.int32),
     ("shown_x", lambda H, W, A, K: (H * W,), np.int16),
     ("shown_y", lambda H, W, A, K: (H * W,), np.int16),
