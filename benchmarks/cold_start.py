@@ -29,6 +29,8 @@ t1, w1 = time.process_time(), time.perf_counter()
 env = botarena.parallel_env({env_id!r})
 env.reset(seed={seed})
 for i in range({steps}):
+    if not env.agents:           # a game that ended (ants: random play loses colonies)
+        env.reset(seed={seed} + i)
     actions = {{}}
     for agent in env.agents:
         space = env.action_space(agent)
