@@ -228,8 +228,12 @@ def test_per_env_defaults_and_overrides():
     assert ppo_settings(mine, warm=True)["learning_rate"] == 0.01
     assert ppo_settings(mine, warm=False)["learning_rate"] == 5e-4
     paint = parse_args(["--env", "paint_v0"])
-    assert (paint.arch, paint.bf16, paint.pretrain_steps) == ("mlp", False, 0)
-    assert ppo_settings(paint, warm=False)["n_steps"] == 128
+    assert (paint.arch, paint.bf16, paint.num_envs) == ("mlp", True, 128)
+    assert paint.pretrain_steps == 0
+    assert ppo_settings(paint, warm=False)["n_steps"] == 64
+    coder = parse_args(["--env", "coderunner_v0"])       # the defaults: float32, 64 envs
+    assert (coder.bf16, coder.num_envs, ppo_settings(coder, warm=False)["n_steps"]) == (
+        False, 64, 128)
     # a model loaded with --init is refined at the fine-tuning steps, as a clone is
     loaded = parse_args(["--env", "paint_v0", "--init", "runs/x/model.zip"])
     assert ppo_settings(loaded, warm=False)["learning_rate"] == 1e-4

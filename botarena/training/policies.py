@@ -1,7 +1,8 @@
 """The trainer's policies (``--arch``), built from its options in one place.
 
 - ``mlp``: the flattened float32 planes (SB3's ``FlattenExtractor``) into the
-  ``--net-arch`` tanh heads (128-128 by default);
+  ``--net-arch`` tanh heads (128-128 by default); ``--bf16``: the heads' first layers
+  under bfloat16 autocast (``mlp.Bf16MlpPolicy``);
 - ``cnn`` (``PlanesCNN``): 3x3 convolutions (``--channels``) over the planes, flattened,
   one linear layer of ``--features-dim`` units; ~10x the cost per sample of the MLP;
 - ``ego`` (``EgoPlanes``, for ``view="ego"``): the window flattened into one linear layer,
@@ -124,6 +125,9 @@ def build_policy(args):
     heads = list(ints(args.net_arch))
     kwargs = {"net_arch": {"pi": heads, "vf": heads}}
     if args.arch == "mlp":
+        if args.bf16:
+            from .mlp import Bf16MlpPolicy
+            return Bf16MlpPolicy, kwargs
         return "MlpPolicy", kwargs
     if args.arch == "paths":
         from .paths import PathPlanes

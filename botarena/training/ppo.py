@@ -232,8 +232,8 @@ def parse_args(argv=None):
     p.add_argument("--path-values", type=int, default=None,
                    help="paths: value maps (default training.paths.DEFAULT_VALUES)")
     p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=False,
-                   help="cells: the convolutions under bfloat16 autocast (2-3x faster on "
-                        "CPUs with AMX / AVX512-BF16)")
+                   help="cells: the convolutions, mlp: the heads' first layers under "
+                        "bfloat16 autocast (2-3x faster on CPUs with AMX / AVX512-BF16)")
     p.add_argument("--coords", action=argparse.BooleanOptionalAction, default=False,
                    help="cells: the trunk also reads each cell's row and column")
     p.add_argument("--unit-moves", action=argparse.BooleanOptionalAction, default=False,

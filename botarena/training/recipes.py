@@ -85,9 +85,15 @@ class Recipe:
 LONG_GAME_PPO = {"n_steps": 64, "n_epochs": 2, "batch_size": 256, "gamma": 0.995}
 
 RECIPES = {
-    # The ego view (planes centred on the own avatar): a walk or a shot covers the same
-    # inputs wherever the avatar stands; the flat MLP learnt ~2x faster on it.
-    "paint_v0": Recipe(config={"view": "ego"}),
+    "paint_v0": Recipe(
+        # the ego view (planes centred on the own avatar): a walk or a shot covers the same
+        # inputs wherever the avatar stands; the flat MLP learnt ~2x faster on it
+        config={"view": "ego"},
+        # the network is ~80% of the trainer's time: bfloat16 first layers and 2 epochs on
+        # 128 envs (the same 8192 samples per rollout) ran 2.4x the env-steps/s and won
+        # more within 5 minutes than 4 float32 epochs on 64 envs
+        args={"bf16": True, "num_envs": 128},
+        ppo={"n_steps": 64, "n_epochs": 2}),
     "coderunner_v0": Recipe(
         # one policy for both sides (blue mirrored); a death costs the runner 50 turns,
         # which a score reward does not show
