@@ -29,7 +29,7 @@ def build_model(arch, env_id, config):
     from sb3_contrib import MaskablePPO
     from botarena.training.cells import CellsPolicy
     from botarena.training.paths import PathPlanes
-    from botarena.training.ppo import build_extractors
+    from botarena.training.policies import build_extractors
     venv = botarena.vector_env(env_id, 2, opponent="random", seed=0, obs_dtype="float32",
                                **config)
     module = botarena.env_module(env_id)

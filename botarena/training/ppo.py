@@ -43,8 +43,6 @@ import botarena
 from .callbacks import training_callback
 from .evaluate import evaluate, format_result, parse_config
 from .policies import ARCHS, build_policy, check_options, wrap_env
-# build_extractors is re-exported: tests/test_arena_export.py imports it from here
-from .policies import build_extractors  # noqa: F401
 from .pretrain import DAGGER_BETA
 from .recipes import (DEFAULT_ARCH, DEFAULT_CONFIG, DEFAULT_FEATURES_DIM, DEFAULT_FINETUNE,
                       DEFAULT_MINUTES, DEFAULT_NET_ARCH, DEFAULT_OPPONENT, DEFAULT_PPO,
