@@ -77,7 +77,7 @@ def hashes(env_id):
 
 SCRIPT = r"""
 import json, sys
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{root!r}, {tests!r}]     # the package, and conftest (test_golden's cases)
 import numba
 import botarena
 from tests.test_nojit import hashes
@@ -94,7 +94,8 @@ def test_nojit_matches_jit(env_id):
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     environ = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    proc = subprocess.run([sys.executable, "-c", SCRIPT.format(root=str(ROOT), env_id=env_id)],
+    script = SCRIPT.format(root=str(ROOT), tests=str(ROOT / "tests"), env_id=env_id)
+    proc = subprocess.run([sys.executable, "-c", script],
                           capture_output=True, text=True, timeout=600, cwd=ROOT, env=environ)
     assert proc.returncode == 0, proc.stderr[-4000:]
     line = [x for x in proc.stdout.splitlines() if x.startswith("RESULT")][-1]
