@@ -2,11 +2,12 @@
 
 ``GAMES`` is the one table a new game joins; ``ENV_IDS`` lists botarena's env ids;
 ``env_module(env_id)`` imports a game's module (``botarena.envs.<env_id>``) only when
-asked, so importing botarena compiles nothing.  ``register_gymnasium()`` (called by ``import botarena``) registers each game with
-Gymnasium as a single-agent env, ``gymnasium.make(GYMNASIUM_IDS[env_id], opponent=...,
-**config)`` (``wrappers.gymnasium_env``), whose ``gymnasium.make_vec(..., num_envs=N)`` is
-botarena's own batched vector env (``wrappers.gymnasium_vector``), not N copies.  This
-module imports nothing of the package above it.
+asked, so importing botarena compiles nothing. ``register_gymnasium()`` (called by
+``import botarena``) registers each game with Gymnasium as a single-agent env,
+``gymnasium.make(GYMNASIUM_IDS[env_id], opponent=..., **config)``
+(``wrappers.gymnasium_env``), whose ``gymnasium.make_vec(..., num_envs=N)`` is botarena's
+own batched vector env (``wrappers.gymnasium_vector``), not N copies. This module imports
+nothing of the package above it.
 """
 from importlib import import_module
 
