@@ -17,6 +17,9 @@
   ``PATH_PLANES``): walking distances from the own avatar's neighbours to learnt per-cell
   values (``--channels``, ``--path-values``).
 
+All but ``cells`` are sb3-contrib's MLP policy with a cheaper masked categorical of the
+same results (``lean.LeanMaskablePolicy``).
+
 ``check_options`` refuses options that do not fit the game (a ``SystemExit`` naming the
 option), ``wrap_env`` adds what a policy needs of the vec env, ``build_policy`` returns the
 policy and its ``policy_kwargs`` for MaskablePPO.  torch is imported only when a policy is
@@ -122,13 +125,14 @@ def build_policy(args):
             module = botarena.env_module(args.env)
             kwargs.update(unit_moves=module.UNIT_MOVES, units_plane=module.UNITS_PLANE)
         return CellsPolicy, kwargs
+    from .lean import LeanMaskablePolicy
     heads = list(ints(args.net_arch))
     kwargs = {"net_arch": {"pi": heads, "vf": heads}}
     if args.arch == "mlp":
         if args.bf16:
             from .mlp import Bf16MlpPolicy
             return Bf16MlpPolicy, kwargs
-        return "MlpPolicy", kwargs
+        return LeanMaskablePolicy, kwargs
     if args.arch == "paths":
         from .paths import PathPlanes
         extractor = PathPlanes
@@ -146,4 +150,4 @@ def build_policy(args):
                    # the value loss (returns ~50 squares) would swamp the policy's
                    # gradient in a shared extractor
                    "share_features_extractor": False})
-    return "MlpPolicy", kwargs
+    return LeanMaskablePolicy, kwargs

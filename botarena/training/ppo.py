@@ -14,7 +14,8 @@ refreshed every ``--self-play-every`` rollouts) or ``mix`` (``recipes.MIX``).
 1. ``prepare``: the config, the opponents and every option checked (``SystemExit``);
 2. ``make_env``: the vec env with its opponents, as the policy plays it;
 3. ``make_model``: the policy (``policies.build_policy``, ``--arch``) in MaskablePPO, or the
-   model of ``--init``;
+   model of ``--init``, filling ``lean.LeanRolloutBuffer`` (sb3-contrib's minibatches with
+   fewer copies);
 4. ``warm_start`` (``--pretrain-steps``, ``--dagger-rounds``): clone the ``--teacher`` bot
    (``pretrain.pretrain``), then DAgger rounds (``pretrain.dagger``), within
    ``--pretrain-share`` of ``--minutes`` (or ``--pretrain-minutes``); PPO then refines the
@@ -369,8 +370,12 @@ def make_env(run):
 
 def make_model(run):
     """Stage 3: ``run.model``, MaskablePPO with the policy of ``--arch`` at ``run.ppo``'s
-    settings (or the model of ``--init``), and ``run.selection`` over it."""
+    settings (or the model of ``--init``) and ``lean``'s rollout buffer (the observations
+    in the policy's ``observation_dtype``; a loaded model keeps its saved buffer settings),
+    and ``run.selection`` over it."""
     from sb3_contrib import MaskablePPO
+
+    from .lean import LeanRolloutBuffer
     args = run.args
     policy, policy_kwargs = build_policy(args)
     run.start = time.perf_counter()
@@ -378,10 +383,14 @@ def make_model(run):
     run.ppo["batch_size"] = min(run.ppo["batch_size"], run.ppo["n_steps"] * run.venv.num_envs)
     if args.init:
         run.model = MaskablePPO.load(args.init, env=run.venv, device=args.device,
-                                     custom_objects={"policy_kwargs": policy_kwargs}, **run.ppo)
+                                     custom_objects={"policy_kwargs": policy_kwargs},
+                                     rollout_buffer_class=LeanRolloutBuffer, **run.ppo)
     else:
+        buffer_kwargs = {"observation_dtype": getattr(policy, "observation_dtype", None)}
         run.model = MaskablePPO(policy, run.venv, seed=args.seed, device=args.device,
-                                verbose=0, policy_kwargs=policy_kwargs, **run.ppo)
+                                verbose=0, policy_kwargs=policy_kwargs,
+                                rollout_buffer_class=LeanRolloutBuffer,
+                                rollout_buffer_kwargs=buffer_kwargs, **run.ppo)
     scripted = [n for n in dict.fromkeys(run.opponents) if n != SELF]
     run.selection = StageSelection(run.model, args.env, scripted, args.select_games,
                                    args.seed, run.config)
