@@ -14,6 +14,9 @@ Rows (one table per run, ratios against the ``parallel_env`` row of the same env
 ``kernel-threads`` the threaded twin at 4096 (only where numba has more than one thread);
 ``vector_env``     ``botarena.vector_env`` (SB3 VecEnv, every agent a learner slot) at
                    4096, replaying the kernel's recorded actions (needs stable-baselines3);
+``gym_vector_views`` ``botarena.gymnasium_vector_env(..., copy=False)`` at 4096, the same
+                   actions: the Gymnasium VectorEnv handing out the game's own buffers
+                   (observations and masks valid until the next step, no copy);
 ``parallel_env``   the PettingZoo ParallelEnv, one env, dict API (actions recorded the same
                    way, one seed per episode);
 ``kernel-nojit``   the same kernel in plain Python (``NUMBA_DISABLE_JIT=1``, batch 1 and 16,
@@ -132,15 +135,22 @@ def bench_kernel(env_id, batch, threads, args):
     return rate, steps, actions
 
 
-def bench_vector_env(env_id, batch, actions, args):
+def bench_vector_env(env_id, batch, actions, args, views=False):
+    """The SB3 VecEnv, or with ``views`` the Gymnasium VectorEnv without copies."""
     import botarena
-    vec = botarena.vector_env(env_id, batch, seed=SEED)
+    if views:
+        vec = botarena.gymnasium_vector_env(env_id, batch, copy=False)
+    else:
+        vec = botarena.vector_env(env_id, batch, seed=SEED)
     steps = actions.shape[0]
     flat = actions.reshape((steps, -1) + actions.shape[3:])   # one action per slot
 
     def prepare():
-        vec.seed(SEED)
-        vec.reset()
+        if views:
+            vec.reset(seed=SEED)
+        else:
+            vec.seed(SEED)
+            vec.reset()
 
     def run():
         for i in range(steps):
@@ -288,6 +298,9 @@ def bench_env(env_id, args, notes):
     else:
         rate, steps = bench_vector_env(env_id, BIG_BATCH, big_actions, args)
         rows.append(_row(env_id, "vector_env", BIG_BATCH, rate, steps, "SB3 VecEnv, all learners"))
+    rate, steps = bench_vector_env(env_id, BIG_BATCH, big_actions, args, views=True)
+    rows.append(_row(env_id, "gym_vector_views", BIG_BATCH, rate, steps,
+                     "Gymnasium VectorEnv, copy=False"))
     rate, steps = bench_parallel_env(env_id, args)
     rows.append(_row(env_id, "parallel_env", 1, rate, steps, "PettingZoo dict API"))
     rows.extend(bench_nojit(env_id, args))
@@ -307,10 +320,10 @@ def bench_env(env_id, args, notes):
 
 
 def format_table(rows):
-    header = f"{'env':<14} {'front-end':<15} {'batch':>6} {'agent-steps/s':>15} {'ratio':>9}"
+    header = f"{'env':<14} {'front-end':<16} {'batch':>6} {'agent-steps/s':>15} {'ratio':>9}"
     lines = [header, "-" * len(header)]
     for r in rows:
-        lines.append(f"{r['env']:<14} {r['frontend']:<15} {r['batch']:>6} "
+        lines.append(f"{r['env']:<14} {r['frontend']:<16} {r['batch']:>6} "
                      f"{r['agent_steps_per_s']:>15,.0f} {r['ratio']:>9.3g}")
     return "\n".join(lines)
 

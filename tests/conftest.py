@@ -28,6 +28,11 @@ game stay ungrouped and are handed out one by one after the games.  A game's ker
 compile once per observation dtype, so its tests of float32 observations (parametrized
 with, or naming, ``"float32"``) form a group of their own (``<env id>:float32``), which
 the other worker can run meanwhile.
+
+Slow tests (``@pytest.mark.slow``): the ones whose time goes to compiling what no other
+test compiles (the threaded drivers, run at 1 and 2 numba threads) or to starting a
+cluster.  The README's test command leaves them out (``-m "not slow"``); ``.ci/run`` runs
+them after it (``python -m pytest -q -n 2 -m slow``).
 """
 import inspect
 import os
@@ -311,6 +316,8 @@ def game_of(item):
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: compiles or starts what no other test does; "
+                            "left out of the README's command, run by CI (see above)")
     # -n without --dist: xdist has just set "load"; group the tests by game instead
     args = [*config.invocation_params.args, *config.getini("addopts"),
             *shlex.split(os.environ.get("PYTEST_ADDOPTS", ""))]

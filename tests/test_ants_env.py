@@ -199,6 +199,7 @@ def test_batch_equivalence():
     assert len(alone) == 60
 
 
+@pytest.mark.slow
 def test_threaded_kernel_matches_serial():
     serial, threaded = AntsGame(Config(), 8, threads=False), AntsGame(Config(), 8, threads=True)
     serial.reset(seed=1)

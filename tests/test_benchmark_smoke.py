@@ -45,7 +45,8 @@ def test_benchmark_quick_json(tmp_path):
     for env_id in (BENCHED,):
         got = {(r["frontend"], r["batch"]) for r in rows if r["env"] == env_id}
         expected = {("kernel", b) for b in (1, 64, 1024, 4096)}
-        expected |= {("parallel_env", 1), ("kernel-nojit", 1), ("kernel-nojit", 16)}
+        expected |= {("parallel_env", 1), ("kernel-nojit", 1), ("kernel-nojit", 16),
+                     ("gym_vector_views", 4096)}
         if report["machine"]["numba_threads"] > 1:
             expected.add(("kernel-threads", 4096))
         if _installed("stable_baselines3"):

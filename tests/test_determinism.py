@@ -303,6 +303,7 @@ print("RESULT" + json.dumps(result))
 """
 
 
+@pytest.mark.slow
 def test_thread_count_independence(determinism_case):
     """The serial kernel and the threaded twin on 1 and 2 numba threads agree exactly."""
     env_id, config = determinism_case

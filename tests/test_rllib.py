@@ -185,6 +185,7 @@ def two_node_cluster():
     cluster.shutdown()
 
 
+@pytest.mark.slow
 def test_training_on_a_two_node_cluster(two_node_cluster, tmp_path):
     """A short run: one env runner on each node, two iterations against a bot and a
     league snapshot, finite losses, the win rate logged, the checkpoint loaded back for

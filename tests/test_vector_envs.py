@@ -175,7 +175,7 @@ def test_sb3_autoreset_matches_game_replay(env_id, short_config):
             mask = np.zeros(E, dtype=np.bool_)
             mask[done_envs] = True
             # the documented kernel contract: reset the ended envs from their own RNG
-            mirror.kernels.reset(mirror.state, mirror.params, 1,
+            mirror.kernels.reset(mirror.state, mirror.params, 0, mirror.num_envs,
                                  (mask, mirror.obs, mirror.masks))
             for e in done_envs:
                 assert venv.game.snapshot(e)["steps"] == 0
@@ -374,6 +374,38 @@ def test_gymnasium_vector_env(env_id, short_config):
     obs2, _ = venv.reset(seed=5)
     obs3, _ = botarena.gymnasium_vector_env(env_id, E, **short_config).reset(seed=5)
     assert np.array_equal(obs2, obs3)
+
+
+def test_gymnasium_vector_env_without_copies_hands_out_the_game_buffers(env_id, short_config):
+    """``copy=False``: the observations and masks are views of the game's buffers (no copy),
+    and every step, autoreset and final observation equals the copying env's."""
+    copying = botarena.gymnasium_vector_env(env_id, E, **short_config)
+    viewing = botarena.gymnasium_vector_env(env_id, E, copy=False, **short_config)
+    game = viewing.slots.game
+    obs, infos = copying.reset(seed=5)
+    view, view_infos = viewing.reset(seed=5)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for t in range(30):
+        assert np.shares_memory(view, game.obs) and np.shares_memory(view_infos["action_mask"],
+                                                                      game.masks)
+        assert not np.shares_memory(obs, copying.slots.game.obs)
+        assert np.array_equal(view, obs) and np.array_equal(view_infos["action_mask"],
+                                                            infos["action_mask"])
+        actions = random_legal(infos["action_mask"], rng, game)
+        obs, rewards, terminated, truncated, infos = copying.step(actions)
+        view, view_rewards, view_terminated, view_truncated, view_infos = viewing.step(actions)
+        for mine, theirs in ((view_rewards, rewards), (view_terminated, terminated),
+                             (view_truncated, truncated)):
+            assert np.array_equal(mine, theirs), t
+        if "final_obs" in infos:
+            assert np.array_equal(view_infos["final_obs"], infos["final_obs"])
+            ends += int(infos["_final_obs"].sum())
+    assert ends >= E
+    # with opponents, the slots are not the game's rows: copies, as with copy=True
+    venv = botarena.gymnasium_vector_env(env_id, 3, opponent="greedy", copy=False, **short_config)
+    obs, _ = venv.reset(seed=0)
+    assert not np.shares_memory(obs, venv.slots.game.obs)
 
 
 def test_gymnasium_vector_env_with_opponent(env_id, short_config):

@@ -5,7 +5,11 @@ Same slots as the SB3 VecEnv (``wrappers.slots``), with Gymnasium's same-step au
 the returned observation already starts the next one, and ``infos["final_obs"]`` (with
 the mask ``infos["_final_obs"]``) holds the last one.  ``infos["action_mask"]`` holds
 every slot's action mask.  The observation, mask, reward and end-flag arrays are buffers
-that alternate (``wrappers.slots``): valid through the next step, then reused.
+that alternate (``wrappers.slots``): valid through the next step, then reused.  With
+``copy=False`` (as Gymnasium's ``SyncVectorEnv``) and no opponents, the observations and
+masks are the game's own buffers, valid until the next step: no copy at all, for loops
+that store what they keep before stepping again; so is ``infos["final_obs"]``, whose rows
+count only where ``infos["_final_obs"]`` is set.
 """
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -18,8 +22,9 @@ class SlotVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array", "ansi"]}
 
     def __init__(self, env_id, num_envs, opponent=None, learner_seat=None, threads=None,
-                 render_mode=None, **config):
-        self.slots = AgentSlots(env_id, num_envs, opponent, learner_seat, threads, **config)
+                 render_mode=None, copy=True, **config):
+        self.slots = AgentSlots(env_id, num_envs, opponent, learner_seat, threads, copy,
+                                **config)
         self.num_envs = self.slots.num_slots
         self.single_observation_space = self.slots.observation_space
         self.single_action_space = self.slots.action_space
@@ -36,10 +41,7 @@ class SlotVectorEnv(VectorEnv):
         infos = {"action_mask": self.slots.action_masks()}
         done = terminated | truncated
         if done.any():
-            final = np.zeros_like(obs)
-            for i in np.flatnonzero(done):
-                final[i] = self.slots.final_obs(i)
-            infos["final_obs"], infos["_final_obs"] = final, done.copy()
+            infos["final_obs"], infos["_final_obs"] = self.slots.final_obs_of(done), done.copy()
         return obs, rewards, terminated, truncated, infos
 
     def close_extras(self, **kwargs):

@@ -17,7 +17,10 @@ into arrays allocated once (a copy out of the game's own buffers, which its kern
 update in place).  ``OUT_BUFFERS`` sets of them alternate, so what a step returned stays
 valid through the next step, and is overwritten by the one after: SB3 stores a step's
 observations and masks in its rollout buffer only after the next step.  Copy what you
-keep for longer.
+keep for longer.  With ``copy=False`` and every agent a learner (``opponent=None``), the
+observations and masks handed out are the game's own buffers instead (views, no copy:
+their slots are the game's rows), valid only until the next step or reset: for loops that
+store a step's observations before they step again (Gymnasium's ``copy=False``).
 
 ``close()`` closes the opponents that hold resources (``python:`` and ``cmd:`` ones end
 their processes); the vector envs' ``close()`` calls it.
@@ -38,7 +41,7 @@ OUT_BUFFERS = 2   # sets of output arrays, used in turn (see above)
 
 class AgentSlots:
     def __init__(self, env_id, num_envs, opponent=None, learner_seat=None, threads=None,
-                 **config):
+                 copy=True, **config):
         module = env_module(env_id)
         self.env_id = env_id
         self.game = module.Game(module.Config(**config), num_envs, threads)
@@ -70,6 +73,7 @@ class AgentSlots:
         self._final_score = np.zeros(self.num_slots, dtype=np.int64)
         self._final_outcome = np.zeros(self.num_slots, dtype=np.int64)
         self._all_learners = opponent is None
+        self._views = not copy and self._all_learners
         self.observation_space = game.observation_space
         self.action_space = game.action_space
         self._out = [{name: np.empty((self.num_slots,) + array.shape[2:], array.dtype)
@@ -103,6 +107,13 @@ class AgentSlots:
             np.take(rows, self._rows, axis=0, out=out, mode="clip")
         return out
 
+    def _hand_out(self, array, out):
+        """A game buffer's slots as handed out: a view of its rows in the views mode
+        (see above), else written into ``out``."""
+        if self._views:
+            return array.reshape((-1,) + array.shape[2:])
+        return self._gather(array, out)
+
     def _next_out(self):
         out = self._out[self._step_out]
         self._step_out = (self._step_out + 1) % OUT_BUFFERS
@@ -110,12 +121,12 @@ class AgentSlots:
 
     def reset(self, seed=None):
         self.game.reset(seed)
-        return self._gather(self.game.obs, self._next_out()["obs"])
+        return self._hand_out(self.game.obs, self._next_out()["obs"])
 
     def action_masks(self):
         out = self._out[self._mask_out]["masks"]
         self._mask_out = (self._mask_out + 1) % OUT_BUFFERS
-        return self._gather(self.game.masks, out)
+        return self._hand_out(self.game.masks, out)
 
     def step(self, actions):
         """Learner actions in, ``(obs, rewards, terminated, truncated)`` of the slots out.
@@ -127,7 +138,10 @@ class AgentSlots:
         if actions.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, got dtype {actions.dtype}")
         game.check_actions(actions)
-        game.actions[self.learner_env, self.learner_agent] = actions
+        if self._all_learners:      # slot e * A + a is agent a of env e: one flat copy
+            game.actions.reshape((self.num_slots,) + game.action_shape())[...] = actions
+        else:
+            game.actions[self.learner_env, self.learner_agent] = actions
         for opp, env_ids, agent_ids, buf in self.opponents:
             opp.act(game, env_ids, agent_ids, buf)
             game.actions[env_ids, agent_ids] = buf
@@ -155,11 +169,23 @@ class AgentSlots:
                 done = done | left
         truncated &= done
         np.logical_and(done, ~truncated, out=terminated)
-        return self._gather(game.obs, out["obs"]), rewards, terminated, truncated
+        return self._hand_out(game.obs, out["obs"]), rewards, terminated, truncated
 
     def final_obs(self, slot):
         """The last observation of the slot's episode that just ended."""
         return self.game.final_obs[self.learner_env[slot], self.learner_agent[slot]].copy()
+
+    def final_obs_of(self, done):
+        """Every slot's last observation where ``done`` (a mask of the slots whose episode
+        just ended; other rows hold older data): a view of the game's buffer in the views
+        mode, else a new array."""
+        if self._views:
+            return self._hand_out(self.game.final_obs, None)
+        rows = self.game.final_obs.reshape((-1,) + self.game.final_obs.shape[2:])
+        final = np.zeros((self.num_slots,) + rows.shape[1:], rows.dtype)
+        ended = np.flatnonzero(done)
+        final[ended] = rows[self._rows[ended]]
+        return final
 
     def final_result(self, slot):
         """(score, +1 win / 0 draw / -1 loss) of the slot's episode that just ended."""
