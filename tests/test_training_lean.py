@@ -68,22 +68,26 @@ def fill(buffer, rng, data):
     buffer.compute_returns_and_advantage(torch.zeros(ENVS), np.zeros(ENVS, dtype=bool))
 
 
-@pytest.mark.parametrize("dtype", [None, torch.bfloat16])
-def test_lean_buffer_serves_sb3_contribs_minibatches(dtype):
-    """Filled alike and drawn from the same numpy seed, two epochs (the rows written
-    again in between) give the same minibatches, the observations in ``dtype``."""
+@pytest.mark.parametrize("dtype,action_space", [
+    (None, spaces.Discrete(ACTIONS)), (torch.bfloat16, spaces.Discrete(ACTIONS)),
+    (None, spaces.MultiDiscrete([3, ACTIONS, 2]))])
+def test_lean_buffer_serves_sb3_contribs_minibatches(dtype, action_space):
+    """Filled alike and drawn from the same numpy seed, two epochs of two rollouts give the
+    same minibatches, the observations in ``dtype``."""
     rng = np.random.default_rng(2)
     obs_space = spaces.Box(0.0, 1.0, OBS_SHAPE, np.float32)
-    args = (STEPS, obs_space, spaces.Discrete(ACTIONS), "cpu", 0.95, 0.99, ENVS)
+    args = (STEPS, obs_space, action_space, "cpu", 0.95, 0.99, ENVS)
     stock, lean = MaskableRolloutBuffer(*args), LeanRolloutBuffer(*args, observation_dtype=dtype)
+    nvec = action_space.nvec if isinstance(action_space, spaces.MultiDiscrete) \
+        else np.array([action_space.n])
     for rollout in range(2):
         data = {"obs": rng.random((STEPS, ENVS) + OBS_SHAPE, dtype=np.float32),
-                "actions": rng.integers(0, ACTIONS, (STEPS, ENVS)),
+                "actions": rng.integers(0, nvec, (STEPS, ENVS, len(nvec))),
                 "rewards": rng.normal(size=(STEPS, ENVS)).astype(np.float32),
                 "starts": rng.random((STEPS, ENVS)) < 0.2,
                 "values": rng.normal(size=(STEPS, ENVS, 1)).astype(np.float32),
                 "log_probs": -rng.random((STEPS, ENVS)).astype(np.float32),
-                "masks": random_masks(rng, STEPS * ENVS, ACTIONS).reshape(STEPS, ENVS, -1)}
+                "masks": random_masks(rng, STEPS * ENVS, nvec.sum()).reshape(STEPS, ENVS, -1)}
         fill(stock, rng, data)
         fill(lean, rng, data)
         for epoch in range(2):
