@@ -198,7 +198,7 @@ def profile(policy, batch, steps, warmup, repeats):
         profiled_step(game.state, game.params, actions, True, *buffers, ticks)
 
     def kernel(actions, ticks):
-        game._step(game.state, game.params, *game._extent(), (actions, True) + buffers)
+        game._step(game.state, game.params, 1, (actions, True) + buffers)
 
     def stepped(actions, ticks):
         game.step(actions, autoreset=True)

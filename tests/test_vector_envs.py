@@ -175,7 +175,7 @@ def test_sb3_autoreset_matches_game_replay(env_id, short_config):
             mask = np.zeros(E, dtype=np.bool_)
             mask[done_envs] = True
             # the documented kernel contract: reset the ended envs from their own RNG
-            mirror.kernels.reset(mirror.state, mirror.params, 0, mirror.num_envs,
+            mirror.kernels.reset(mirror.state, mirror.params, 1,
                                  (mask, mirror.obs, mirror.masks))
             for e in done_envs:
                 assert venv.game.snapshot(e)["steps"] == 0

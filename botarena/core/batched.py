@@ -7,15 +7,13 @@ class, so the rules live in one place.
 
 Kernel contract (each game's ``kernel.py``; ``s`` the state tuple, ``p`` the params):
 the serial and threaded drivers ``reset, reset_parallel`` and ``step, step_parallel``
-(the serial ones take ``(s, p, lo, hi, args)``: the envs ``lo .. hi - 1``; the threaded
-ones ``(s, p, chunks, args)``: every env, in ``chunks`` ranges; ``args`` is the tuple of
-the loop's other arguments), which ``core.loop.game_loop`` builds from the game's per-env
-functions:
+(they take ``(s, p, chunks, args)``, ``args`` the tuple of the loop's other arguments),
+which ``core.loop.game_loop`` builds from the game's per-env functions:
 
-``reset(s, p, lo, hi, (env_mask, obs, masks))``
+``reset(s, p, chunks, (env_mask, obs, masks))``
     start a new game in every env ``e`` with ``env_mask[e]`` (drawing from the env's own
     RNG) and write its observations and action masks.
-``step(s, p, lo, hi, (actions, autoreset, rewards, terminated, truncated, obs, masks,
+``step(s, p, chunks, (actions, autoreset, rewards, terminated, truncated, obs, masks,
 final_obs, final_scores, final_rank_keys))``
     play one turn in every env that is not over: ``actions[e, a]``, then rewards and end
     flags, observations and masks.  With ``autoreset``, an env that ends writes its last
@@ -28,9 +26,9 @@ the planes as an image and scales them to [0, 1] itself; ``"float32"`` stores 1.
 (``OBS_ONE``).
 
 The threaded drivers are used from ``PARALLEL_MIN_ENVS`` envs on when numba has more
-than one thread; they split the batch into one range per thread (read at every call:
-``numba.set_num_threads`` may change it; see ``core.jit``).
-Every state has ``rng`` (``uint64[E, NUM_STREAMS]``), ``scores`` (``int32[E, A]``), ``over``
+than one thread; they split the batch into one range per thread (``chunks``, read at
+every call: ``numba.set_num_threads`` may change it).  Every state has
+``rng`` (``uint64[E, NUM_STREAMS]``), ``scores`` (``int32[E, A]``), ``over``
 (``bool[E]``) and ``steps`` (``int32[E]``).
 """
 import operator
@@ -130,11 +128,10 @@ class BatchedGame(ABC):
     def _bind_kernels(self):
         """Compile (or load from numba's cache) the kernels for these buffers' exact types."""
         k = self.kernels
-        extent = self._extent()
         self._reset = bind(k.reset_parallel if self.threaded else k.reset, self.state,
-                           self.params, *extent, (self._env_mask, self.obs, self.masks))
+                           self.params, 1, (self._env_mask, self.obs, self.masks))
         self._step = bind(k.step_parallel if self.threaded else k.step, self.state, self.params,
-                          *extent, (self.actions, False) + self._step_buffers())
+                          1, (self.actions, False) + self._step_buffers())
         self._first_outside = bind(first_outside, self.actions, self._action_values)
 
     def __getstate__(self):
@@ -175,7 +172,7 @@ class BatchedGame(ABC):
             self._seeded = self._seeded or env_ids is None
         self._env_mask[:] = False
         self._env_mask[ids] = True
-        self._reset(self.state, self.params, *self._extent(),
+        self._reset(self.state, self.params, self.chunks(),
                     (self._env_mask, self.obs, self.masks))
         self.rewards[ids] = 0.0
         self.terminated[ids] = False
@@ -218,7 +215,7 @@ class BatchedGame(ABC):
     def _advance(self, actions, autoreset=False):
         """The step kernel on ``actions`` (laid out as ``self.actions``), unchecked: only
         for the front-ends that checked every action themselves (the ParallelEnv)."""
-        self._step(self.state, self.params, *self._extent(),
+        self._step(self.state, self.params, self.chunks(),
                    (actions, bool(autoreset)) + self._step_buffers())
 
     def _step_buffers(self):
@@ -226,13 +223,12 @@ class BatchedGame(ABC):
         return (self.rewards, self.terminated, self.truncated, self.obs, self.masks,
                 self.final_obs, self.final_scores, self.final_rank_keys)
 
-    def _extent(self):
-        """The drivers' arguments before ``args``: every env, ``(0, num_envs)`` for the
-        serial ones, ``(chunks,)`` for the threaded ones (one range per numba thread, at
-        most one per env)."""
-        if self.threaded:
-            return (min(numba.get_num_threads(), self.num_envs),)
-        return (0, self.num_envs)
+    def chunks(self):
+        """How many env ranges the kernels split the batch into: one per numba thread
+        (at most one per env) with the threaded drivers, else one."""
+        if not self.threaded:
+            return 1
+        return min(numba.get_num_threads(), self.num_envs)
 
     def _same_layout(self, actions):
         """Whether ``actions`` has the numba type and shape of ``self.actions`` (the

@@ -1,18 +1,18 @@
-"""Numba helpers: a game's threaded batch driver, and fast re-calls.
+"""Numba helpers: a game's serial and threaded batch drivers, and fast re-calls.
 
-A game's loop body over a range of envs, ``run_range(s, p, lo, hi, args)`` (envs
-``lo .. hi - 1``, ``args`` the tuple of its other arguments), is its serial batch driver.
-``threaded_driver(run_range, name)`` builds the threaded one, ``(s, p, chunks, args)``: it
-splits the batch into ``chunks`` contiguous ranges run in a ``prange`` loop (the caller
-passes one per numba thread: numba's own ``get_num_threads`` in compiled code would keep
-the driver out of the cache).  It reaches the one compiled ``run_range`` through a real
-call (one per range, so passing the state and params tuples costs nothing that counts):
-it adds a small parallel loop to what the serial driver compiled, instead of a second
-copy of the whole step, and numba's parallel pass never sees a game's body (it
-miscompiled bodies inlined into a ``prange`` loop).  There is no serial wrapper around
-``run_range``: numba links and optimises a callee's code again into each caller, so a
-wrapper would cost a second optimisation of the whole step (3-9 s of a cold start per
-game).
+``batch_drivers(run_range, name)`` builds a game's two batch drivers from its loop body over a
+range of envs, ``run_range(s, p, lo, hi, *args)`` (envs ``lo .. hi - 1``).  Both drivers
+take ``(s, p, chunks, args)``, ``args`` the tuple of the body's other arguments: the
+serial one runs the range of every env (it ignores ``chunks``), the threaded one splits the envs into ``chunks`` contiguous ranges run on
+numba's threads.  Both reach the one compiled ``run_range`` through a real call (one
+per range, so passing the state and params tuples costs nothing that counts): the
+threaded driver adds a small parallel loop to what the serial one compiled, instead of a
+second copy of the whole step, and numba's parallel pass never sees a game's body (it
+miscompiled bodies inlined into a ``prange`` loop).  The number of envs is
+``s.over.shape[0]`` (every state has ``over``, see ``core.batched``).  The serial driver
+costs a few seconds of a cold start (numba links ``run_range`` into it and optimises the
+whole step once more) and pays for them: with ``run_range`` called from Python directly,
+dungeon's serial step ran 15-20% slower.
 
 ``bind(dispatcher, *args)`` returns the compiled entry point for the argument types of
 ``args``.  Calling it skips numba's per-call type dispatch, which for a state tuple of a
@@ -45,38 +45,9 @@ from numba import njit, prange
 from numba.core import types as numba_types
 
 
-def general_scalar(typ):
-    """The type a ``hot`` function is compiled for when a caller passes a scalar of type
-    ``typ``: a constant's literal type as its plain type, and a signed integer as
-    ``int64`` (numba's arithmetic widens it to ``int64`` anyway); any other type, unsigned
-    integers included, as it is."""
-    typ = numba_types.unliteral(typ)
-    if isinstance(typ, numba_types.Integer) and typ.signed:
-        return numba_types.int64
-    return typ
-
-
-def _general_calls(dispatcher):
-    """``dispatcher``, whose calls from other jitted code compile one copy for every
-    literal and integer width of its scalar arguments (``general_scalar``).  numba would
-    compile one per constant value a caller passes (e.g. seven copies of dungeon's
-    ``mark_gone``, one per reason), and one per integer width."""
-    if not hasattr(dispatcher, "get_call_template"):     # NUMBA_DISABLE_JIT: a function
-        return dispatcher
-    specific = dispatcher.get_call_template
-
-    def get_call_template(args, kws):
-        return specific(tuple(general_scalar(a) for a in args),
-                        {k: general_scalar(v) for k, v in kws.items()})
-
-    dispatcher.get_call_template = get_call_template
-    return dispatcher
-
-
 def hot(function):
-    """A hot-path function: compiled and cached without numba's runtime (see above), once
-    for all the literals and integer widths of its scalar arguments (``_general_calls``)."""
-    return _general_calls(njit(cache=True, _nrt=False)(function))
+    """A hot-path function: compiled and cached without numba's runtime (see above)."""
+    return njit(cache=True, _nrt=False)(function)
 
 
 def phase(function):
@@ -84,23 +55,32 @@ def phase(function):
     return njit(cache=True, _nrt=False, inline="always")(function)
 
 
+def _serial_driver(s, p, chunks, args):
+    run_range(s, p, 0, s.over.shape[0], *args)  # noqa: F821 (bound by batch_drivers)
+
+
 def _threaded_driver(s, p, chunks, args):
     num_envs = s.over.shape[0]
     for c in prange(chunks):
         run_range(s, p, c * num_envs // chunks, (c + 1) * num_envs // chunks,  # noqa: F821
-                  args)
+                  *args)
 
 
-def threaded_driver(run_range, name):
-    """The threaded batch driver ``name`` over the loop body ``run_range`` (see above): a
-    module-level function of the body's module with ``run_range`` as a global, not a
-    closure: numba's cache key of a closure includes its pickled cells, which differ in
-    every process, so a closure is compiled again in every process."""
-    fn = types.FunctionType(_threaded_driver.__code__,
-                            dict(_threaded_driver.__globals__, run_range=run_range), name)
-    fn.__qualname__ = name
-    fn.__module__ = run_range.__module__
-    return njit(cache=True, _nrt=False, parallel=True)(fn)
+def batch_drivers(run_range, name):
+    """(serial, threaded) batch drivers ``name`` and ``name + "_parallel"`` over the loop
+    body ``run_range`` (see above).  They are module-level functions of the body's module
+    with ``run_range`` as a global, not closures: numba's cache key of a closure includes
+    its pickled cells, which differ in every process, so a closure is compiled again in
+    every process."""
+    drivers = []
+    for template, suffix, flags in ((_serial_driver, "", {}),
+                                    (_threaded_driver, "_parallel", {"parallel": True})):
+        fn = types.FunctionType(template.__code__,
+                                dict(template.__globals__, run_range=run_range), name + suffix)
+        fn.__qualname__ = name + suffix
+        fn.__module__ = run_range.__module__
+        drivers.append(njit(cache=True, _nrt=False, **flags)(fn))
+    return tuple(drivers)
 
 
 @hot

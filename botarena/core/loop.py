@@ -27,22 +27,21 @@ and, where the defaults below do not fit:
     ``s.rank_key``).
 
 ``game_loop(...)`` builds from them the game's drivers: ``reset`` / ``reset_parallel``
-and ``step`` / ``step_parallel`` (the contract in ``core.batched``; the serial ones are the
-loops over a range of envs, see ``core.jit``), and
+and ``step`` / ``step_parallel`` (the contract in ``core.batched``), and
 ``observe_one(s, p, e, obs, masks)`` (env e's observations drawn whole, e.g. after a
 restore).  The loop owns the order within a step: skip the envs that are over, play,
 and with ``autoreset`` copy the final observations, scores and rank keys of an env that
 ended, start it again and observe it whole.
 
 The drivers are copies of this module's templates whose globals are the game's
-functions (as ``core.jit.threaded_driver`` does), not closures, so that numba caches them
+functions (as ``core.jit.batch_drivers`` does), not closures, so that numba caches them
 in the game's cache folder (a closure's cache key includes its pickled cells, which
 differ in every process).
 """
 import types
 from collections import namedtuple
 
-from .jit import copy_into, hot, phase, threaded_driver
+from .jit import batch_drivers, copy_into, hot, phase
 
 
 @phase
@@ -70,8 +69,7 @@ def rank_key_field(s):
     return s.rank_key
 
 
-def _reset_range(s, p, lo, hi, args):
-    env_mask, obs, masks = args
+def _reset_range(s, p, lo, hi, env_mask, obs, masks):
     views = obs_views(s, p, obs)  # noqa: F821 (the game's, bound by game_loop)
     for e in range(lo, hi):
         if env_mask[e]:
@@ -79,9 +77,8 @@ def _reset_range(s, p, lo, hi, args):
             observe_env(s, p, e, views, masks)  # noqa: F821
 
 
-def _step_range(s, p, lo, hi, args):
-    (actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs, final_scores,
-     final_rank_keys) = args
+def _step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
+                final_obs, final_scores, final_rank_keys):
     views = obs_views(s, p, obs)  # noqa: F821
     keys = rank_keys(s)  # noqa: F821
     for e in range(lo, hi):
@@ -122,8 +119,7 @@ def game_loop(reset_env, observe_env, play_env, obs_views=whole_obs, prefetch_en
     """The game's drivers (see above) over its per-env functions."""
     functions = {"reset_env": reset_env, "observe_env": observe_env, "play_env": play_env,
                  "obs_views": obs_views, "prefetch_env": prefetch_env, "rank_keys": rank_keys}
-    reset = hot(_bound(_reset_range, "reset", functions))
-    step = hot(_bound(_step_range, "step", functions))
+    reset = hot(_bound(_reset_range, "reset_range", functions))
+    step = hot(_bound(_step_range, "step_range", functions))
     observe_one = hot(_bound(_observe_one, "observe_one", functions))
-    return GameLoop(reset, threaded_driver(reset, "reset_parallel"), step,
-                    threaded_driver(step, "step_parallel"), observe_one)
+    return GameLoop(*batch_drivers(reset, "reset"), *batch_drivers(step, "step"), observe_one)
