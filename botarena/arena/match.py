@@ -19,7 +19,7 @@ import tempfile
 
 from .. import replay as replay_module
 from ..core import rng as rng_module
-from .players import FORFEITED, Player, env_game, make_player
+from .players import FORFEITED, Player, check_spec, env_game, make_player
 from .spec import parse_spec
 
 MAX_PRINTED_WARNINGS = 5        # per seat; the rest are counted
@@ -69,6 +69,8 @@ def play(env_id, players, seed=None, config=None, record=None, log_dir=None, lim
     ``logs``."""
     err = err or sys.stderr
     specs = [p.spec if isinstance(p, Player) else parse_spec(p) for p in players]
+    for spec in specs:
+        check_spec(spec, env_id)
     for k, player in enumerate(players):
         if isinstance(player, Player) and player.seat != k:
             raise ValueError(f"player {player.spec.name!r} was made for seat {player.seat}, "

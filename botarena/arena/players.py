@@ -137,9 +137,7 @@ class Player:
 class ScriptedPlayer(Player):
     def __init__(self, spec, seat, warn, game, seed):
         super().__init__(spec, seat, warn)
-        if spec.target not in game.bots:
-            raise SpecError(f"player {spec.text!r}: no bot {spec.target!r} in this game; bots: "
-                            f"{', '.join(game.bots)}")
+        _check_bot(spec, game.bots)
         self.bot = game.bots[spec.target]
         rows = np.zeros((1, rng_module.NUM_STREAMS), dtype=np.uint64)
         rng_module.seed_rows(rows, np.array([0]), [int(seed) + SEAT_SEED_STRIDE * (seat + 1)])
@@ -419,11 +417,31 @@ def host_env():
     return dict(ONE_THREAD, **os.environ)
 
 
+def _check_bot(spec, bots):
+    if spec.target not in bots:
+        raise SpecError(f"player {spec.text!r}: no bot {spec.target!r} in this game; bots: "
+                        f"{', '.join(bots)}")
+
+
+def check_spec(spec, env_id):
+    """``SpecError`` for a player ``env_id`` can never seat (a bot it does not have, a
+    program where it has no contest protocol), found without building a game: ``play``
+    checks every player first, before the game's kernels compile."""
+    if spec.kind == "bot":
+        _check_bot(spec, env_module(env_id).Game.bots)
+    elif spec.kind == "cmd":
+        try:
+            protocol_class(env_id)
+        except ValueError as err:
+            raise SpecError(f"player {spec.text!r}: {err}") from None
+
+
 def make_player(spec, env_id, game, seat, seed, warn, log_path=None, limits=None,
                 in_process=False, deterministic=True):
     """The player of ``spec`` (a string or ``PlayerSpec``) for ``seat`` of ``game``;
     ``limits``: a dict of ``Limits`` fields over the protocol's defaults."""
     spec = parse_spec(spec)
+    check_spec(spec, env_id)
     names = list(game.possible_agents)
     if spec.kind == "bot":
         return ScriptedPlayer(spec, seat, warn, game, seed)
@@ -436,10 +454,7 @@ def make_player(spec, env_id, game, seat, seed, warn, log_path=None, limits=None
         protocol, argv = HostProtocol(game, seat, names, env_id, spec, seed), host_argv()
         env = host_env()
     else:
-        try:
-            protocol = protocol_class(env_id)(game, seat, names)
-        except ValueError as err:
-            raise SpecError(f"player {spec.text!r}: {err}") from None
+        protocol = protocol_class(env_id)(game, seat, names)
         argv = list(spec.target)
     return ProcessPlayer(spec, seat, warn, argv, protocol,
                          protocol.limits.replace(**(limits or {})), log_path, env)
