@@ -137,15 +137,19 @@ class AgentSlots:
         actions = np.asarray(actions)
         if actions.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, got dtype {actions.dtype}")
-        game.check_actions(actions)
-        if self._all_learners:      # slot e * A + a is agent a of env e: one flat copy
-            game.actions.reshape((self.num_slots,) + game.action_shape())[...] = actions
+        shape = (self.num_slots,) + game.action_shape()
+        if actions.shape != shape:
+            raise ValueError(f"actions must have shape {shape} (one per slot), got "
+                             f"{actions.shape}")
+        if self._all_learners:      # slot e * A + a is agent a of env e: the game's layout
+            game.step(actions.reshape(game.actions.shape), autoreset=True)
         else:
+            game.check_actions(actions)
             game.actions[self.learner_env, self.learner_agent] = actions
-        for opp, env_ids, agent_ids, buf in self.opponents:
-            opp.act(game, env_ids, agent_ids, buf)
-            game.actions[env_ids, agent_ids] = buf
-        game.step(autoreset=True)     # the opponents' actions are checked too
+            for opp, env_ids, agent_ids, buf in self.opponents:
+                opp.act(game, env_ids, agent_ids, buf)
+                game.actions[env_ids, agent_ids] = buf
+            game.step(autoreset=True)     # the opponents' actions are checked too
         out = self._next_out()
         env_ended = (game.terminated | game.truncated).all(axis=1)
         rewards = self._gather(game.rewards, out["rewards"])
@@ -153,10 +157,11 @@ class AgentSlots:
         terminated = out["terminated"]
         done = env_ended[self.learner_env]
         slot_env, slot_agent = self.learner_env, self.learner_agent
-        for i in np.flatnonzero(done):
-            e, a = slot_env[i], slot_agent[i]
-            self._final_score[i] = game.final_scores[e, a]
-            self._final_outcome[i] = _outcome(game.final_rank_keys[e], a)
+        ended = np.flatnonzero(done)
+        if len(ended):
+            envs, agents = slot_env[ended], slot_agent[ended]
+            self._final_score[ended] = game.final_scores[envs, agents]
+            self._final_outcome[ended] = _outcomes(game.final_rank_keys[envs], agents)
         if self.opponents:
             left = self._gather(game.terminated, terminated) & ~done
             if left.any():
@@ -192,6 +197,11 @@ class AgentSlots:
         return int(self._final_score[slot]), int(self._final_outcome[slot])
 
 
-def _outcome(rank_keys, a):
-    others = np.delete(rank_keys, a)
-    return int(np.sign(rank_keys[a] - others.max()))
+def _outcomes(rank_keys, agents):
+    """+1 / 0 / -1: whether ``agents[i]`` ranks above, level with or below the best other
+    agent of row ``i`` of ``rank_keys`` (``[n, A]``)."""
+    rows = np.arange(len(agents))
+    mine = rank_keys[rows, agents]
+    others = rank_keys.copy()
+    others[rows, agents] = -np.inf
+    return np.sign(mine - others.max(axis=1)).astype(np.int64)
