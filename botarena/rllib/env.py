@@ -41,6 +41,7 @@ from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
 
 from ..registry import ENV_IDS, env_module
 from ..wrappers.opponents import make_opponent
+from ..wrappers.slots import outcomes
 
 OBS_KEY = "observations"
 MASK_KEY = "action_mask"
@@ -188,8 +189,9 @@ class GameEnv(MultiAgentEnv):
             truncateds[agent] = bool(game.truncated[e, seat]) and not self.learner_out
             terminateds[agent] = bool(game.terminated[e, seat]) or self.learner_out
             if ended:
+                outcome = outcomes(game.final_rank_keys[e:e + 1], np.array([seat]))[0]
                 infos[agent] = self._info(agent, score=int(game.final_scores[e, seat]),
-                                          outcome=_outcome(game.final_rank_keys[e], seat))
+                                          outcome=int(outcome))
             elif terminateds[agent]:
                 infos[agent] = self._info(agent, score=int(game.scores[e, seat]), outcome=-1)
         self.agents = [a for a in self.agents if not (terminateds[a] or truncateds[a])]
@@ -330,7 +332,3 @@ def rllib_env_id(name):
                          f"{', '.join(ENV_IDS)})")
     return env_id
 
-
-def _outcome(rank_keys, seat):
-    """+1, 0 or -1: the seat's rank key against the best other seat's."""
-    return int(np.sign(rank_keys[seat] - np.delete(rank_keys, seat).max()))

@@ -161,7 +161,7 @@ class AgentSlots:
         if len(ended):
             envs, agents = slot_env[ended], slot_agent[ended]
             self._final_score[ended] = game.final_scores[envs, agents]
-            self._final_outcome[ended] = _outcomes(game.final_rank_keys[envs], agents)
+            self._final_outcome[ended] = outcomes(game.final_rank_keys[envs], agents)
         if self.opponents:
             left = self._gather(game.terminated, terminated) & ~done
             if left.any():
@@ -197,7 +197,7 @@ class AgentSlots:
         return int(self._final_score[slot]), int(self._final_outcome[slot])
 
 
-def _outcomes(rank_keys, agents):
+def outcomes(rank_keys, agents):
     """+1 / 0 / -1: whether ``agents[i]`` ranks above, level with or below the best other
     agent of row ``i`` of ``rank_keys`` (``[n, A]``)."""
     rows = np.arange(len(agents))
