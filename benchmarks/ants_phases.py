@@ -70,7 +70,7 @@ def cycles(typingctx):
     return types.int64(), codegen
 
 
-@hot
+@hot(python=True)
 def profiled_step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks,
                   final_obs, final_scores, final_rank_keys, ticks):
     """The serial step driver (``core.loop``) over ants' phases, their cycles added to

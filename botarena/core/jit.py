@@ -22,19 +22,31 @@ are taken as at every batch size (``batch_type``): a record field of a one-env s
 would otherwise make numba compile every kernel a second time (2 minutes for dungeon).
 ``BatchTyped(dispatcher)`` calls through ``bind``, reusing the last entry point (the bots).
 
-Two decorators hold numba's flags, so that the games' code names what a function is:
+Decorators hold numba's flags, so that the games' code names what a function is:
 
-- ``@hot``: a hot-path function that allocates nothing (rule phases, observe, rewards, batch
-  drivers), compiled and cached without numba's runtime (``_nrt=False``): taking a view
-  such as ``s.colour[e]`` or passing an array to a helper then costs no atomic reference
-  count (those were ~40% of a paint step).  Such a function cannot create arrays, nor
-  assign one array slice from another (``a[e] = b`` allocates a temporary): use
-  ``copy_into``.  Functions that allocate (e.g. the bots' scratch) use plain
-  ``njit(cache=True)``.
-- ``@phase``: a ``hot`` function inlined into its callers by numba (``inline="always"``):
-  a call passes the state tuple (dozens of arrays) as separate arguments, which costs
-  more than a small phase's own work.  A large phase that runs rarely is better ``hot``
-  (called only when needed): inlined, its code slowed dungeon's whole step by ~15%.
+- ``@hot``: a hot-path function that allocates nothing (rule phases, observe, rewards),
+  compiled and cached without numba's runtime (``_nrt=False``): taking a view such as
+  ``s.colour[e]`` or passing an array to a helper then costs no atomic reference count
+  (those were ~40% of a paint step).  Such a function cannot create arrays, nor assign one
+  array slice from another (``a[e] = b`` allocates a temporary): use ``copy_into``.
+  Functions that allocate (e.g. the bots' scratch) use plain ``njit(cache=True)``.
+  A ``hot`` function is called from compiled code only: numba builds it no Python entry
+  point (nor a C one).  Those wrappers, each unboxing a state tuple of dozens of arrays,
+  were a third of coderunner's cold start.  Called from Python, such a function raises
+  ``TypeError``; ``@hot(python=True)`` and ``@phase(python=True)`` keep the entry point
+  for the few that Python calls too (``first_outside``, ``observe_one``, the snapshot
+  and render helpers, the whole redraws that tests compare with the step's).
+- ``@phase``: a ``hot`` function inlined into its callers: a call passes the state tuple
+  (dozens of arrays) as separate arguments, which costs more than a small phase's own
+  work.  LLVM inlines it (``forceinline``): numba's own IR inliner (``inline="always"``)
+  deep-copies and retypes the callee at every call site (a third of dungeon's cold
+  start), where LLVM inlines a phase compiled once, for the same step speed.  A large
+  phase that runs rarely is better ``hot`` (called only when needed): inlined, its code
+  slowed dungeon's whole step by ~15%.
+- ``@view``: a one-line phase that returns a view of its arguments' arrays (a game's
+  observation views, its rank keys).  A compiled call may return only an array passed
+  to it as such, not a field of a tuple nor a reshape, so these are inlined by numba's
+  IR inliner (cheap for one line).
 """
 import functools
 import types
@@ -43,15 +55,49 @@ import numpy as np
 from numba import config as numba_config
 from numba import njit, prange
 from numba.core import types as numba_types
+from numba.core.registry import CPUDispatcher
 
 
-def hot(function):
-    """A hot-path function: compiled and cached without numba's runtime (see above)."""
-    return njit(cache=True, _nrt=False)(function)
+class NumbaOnly(CPUDispatcher):
+    """A dispatcher compiled without a Python entry point (see ``hot``): numba would call
+    a null pointer, so a call from Python raises instead."""
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.py_func.__qualname__} is compiled for numba callers only "
+                        "(@hot or @phase without python=True)")
 
 
-def phase(function):
-    """A ``hot`` function inlined into its callers (see above)."""
+def _numba_only(function, **flags):
+    if numba_config.DISABLE_JIT:
+        return function
+    dispatcher = NumbaOnly(function, locals={}, targetoptions=dict(
+        nopython=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True, **flags))
+    dispatcher.enable_caching()
+    return dispatcher
+
+
+def hot(function=None, *, python=False):
+    """A hot-path function: compiled and cached without numba's runtime, and without a
+    Python entry point unless ``python`` (see above)."""
+    if function is None:
+        return functools.partial(hot, python=python)
+    if python:
+        return njit(cache=True, _nrt=False)(function)
+    return _numba_only(function)
+
+
+def phase(function=None, *, python=False):
+    """A ``hot`` function that LLVM inlines into its callers (see above)."""
+    if function is None:
+        return functools.partial(phase, python=python)
+    if python:
+        return njit(cache=True, _nrt=False, forceinline=True)(function)
+    return _numba_only(function, forceinline=True)
+
+
+def view(function):
+    """A one-line phase returning a view of its arguments' arrays, inlined by numba (see
+    above)."""
     return njit(cache=True, _nrt=False, inline="always")(function)
 
 
@@ -92,7 +138,7 @@ def copy_into(dst, src):
         flat_dst[i] = flat_src[i]
 
 
-@hot
+@hot(python=True)
 def first_outside(values, high):
     """Flat index of the first entry of ``values`` (C-contiguous) outside ``[0, high)``, or
     -1 (numpy's min and max would take two passes and a few microseconds of calls).  The
@@ -133,6 +179,8 @@ def bind(dispatcher, *args):
     every batch size (``batch_type``; compiled if needed)."""
     if numba_config.DISABLE_JIT or not hasattr(dispatcher, "overloads"):
         return dispatcher
+    if isinstance(dispatcher, NumbaOnly):
+        dispatcher()                                  # raises: it has no entry point
     signature = tuple(batch_type(a, dispatcher.typeof_pyval(a)) for a in args)
     if signature not in dispatcher.overloads:
         dispatcher.compile(signature)

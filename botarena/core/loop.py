@@ -41,7 +41,7 @@ differ in every process).
 import types
 from collections import namedtuple
 
-from .jit import batch_drivers, copy_into, hot, phase
+from .jit import batch_drivers, copy_into, hot, phase, view
 
 
 @phase
@@ -50,7 +50,7 @@ def whole_obs(s, p, obs):
     return obs
 
 
-@phase
+@view
 def player_rows(s, p, obs):
     """An ``obs_views`` for ``[E, A, planes, ...]`` buffers: one flat row per player (plane
     k at ``[k * cells, (k + 1) * cells)``), reshaped once per driver call (a reshape in
@@ -63,7 +63,7 @@ def no_prefetch(s, p, e, hi, actions, masks, rewards, terminated, truncated, vie
     """The default ``prefetch_env``: nothing."""
 
 
-@phase
+@view
 def rank_key_field(s):
     """The default ``rank_keys``: the state's ``rank_key`` field."""
     return s.rank_key
@@ -121,5 +121,5 @@ def game_loop(reset_env, observe_env, play_env, obs_views=whole_obs, prefetch_en
                  "obs_views": obs_views, "prefetch_env": prefetch_env, "rank_keys": rank_keys}
     reset = hot(_bound(_reset_range, "reset_range", functions))
     step = hot(_bound(_step_range, "step_range", functions))
-    observe_one = hot(_bound(_observe_one, "observe_one", functions))
+    observe_one = hot(python=True)(_bound(_observe_one, "observe_one", functions))
     return GameLoop(*batch_drivers(reset, "reset"), *batch_drivers(step, "step"), observe_one)

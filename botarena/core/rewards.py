@@ -25,7 +25,7 @@ def margin(values, a):
     return values[a] - best
 
 
-@hot
+@hot(python=True)
 def outcome(rank_key, a):
     """+1 if agent ``a`` is strictly best by ``rank_key``, 0 if tied for best, else -1."""
     m = margin(rank_key, a)
@@ -36,7 +36,7 @@ def outcome(rank_key, a):
     return -1.0
 
 
-@hot
+@hot(python=True)
 def finish_step(mode, max_steps, steps, game_over, alive, prev_alive, scores, prev_scores,
                 rank_key, rewards, terminated, truncated):
     """Rewards and end flags of one env after its rule phases; True when the env is done.

@@ -7,11 +7,12 @@ from gymnasium import spaces
 
 from ...core import frame
 from ...core.batched import OBS_DTYPES, OBS_ONE, BatchedGame
+from ...core.jit import BatchTyped
 from ...core.params import make_params
 from ...core.rewards import REWARD_MODES
 from ...core.snapshot import array, fail, flag, integer, require
 from ...core.snapshot import rng as snapshot_rng
-from . import kernel, observe, render
+from . import kernel, render
 from .bots import BOTS
 from .config import Config
 from .constants import (CHAR_ANTS, CHAR_ANTS_ON_HILL, CHAR_FOOD, CHAR_HILLS, CHAR_LAND,
@@ -20,6 +21,7 @@ from .constants import (CHAR_ANTS, CHAR_ANTS_ON_HILL, CHAR_FOOD, CHAR_HILLS, CHA
 from .rules import Draws, land_distances, update_rank_keys
 from .state import alloc
 
+OBSERVE_ONE = BatchTyped(kernel.observe_one)
 GAME_NAME = "ants_v0"
 # the keys ``restore`` needs; it also reads ``steps`` (default: ``turn``), ``over``
 # (default: False) and ``rng`` (default: the env's RNG carries on) when present
@@ -358,8 +360,7 @@ class AntsGame(BatchedGame):
         return food
 
     def observe_env(self, e):
-        observe.observe_env(self.state, self.params, e, self.obs.reshape(self.num_envs,
-                            self.num_agents, -1), self.masks)
+        OBSERVE_ONE(self.state, self.params, e, self.obs, self.masks)
 
     def step_drawn(self, actions, env=0, food=(), spawn_hills=()):
         """One turn of env ``env`` with ``actions`` (int[A, H*W]) and the turn's random

@@ -113,7 +113,7 @@ def step_env(s, p, e, actions, draws, rewards, terminated, truncated):
     return done
 
 
-@phase
+@phase(python=True)
 def step_and_observe(s, p, e, actions, draws, rewards, terminated, truncated, planes, masks):
     """``step_env`` with env e's planes (one flat row per colony) and masks updated in
     place; True when the episode is done."""

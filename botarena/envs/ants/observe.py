@@ -154,7 +154,7 @@ def show_hill_proximity(s, p, e, planes):
                 near[c] = max(near[c], alone[c])
 
 
-@hot
+@hot(python=True)
 def observe_env(s, p, e, planes, masks):
     """Every colony's planes (``planes[e, a]``, see ``core.loop.player_rows`` and constants.Plane) and
     action mask of env e, written whole (after a reset, or a position set from outside):

@@ -376,7 +376,7 @@ def spawn_food(s, p, e, draws):
     s.food_total[e] += new
 
 
-@hot
+@hot(python=True)
 def update_rank_keys(s, p, e):
     """win_loss rank keys: the turn of elimination (later is better; still in: max_turns +
     1), then the score."""
@@ -439,7 +439,7 @@ def play_turn(s, p, e, actions, draws):
     return eliminate(s, p, e)
 
 
-@hot
+@hot(python=True)
 def land_distances(move_ok, width, dist, queue, tail):
     """Multi-source breadth-first search over land (``move_ok``): ``dist`` holds 0 at the
     ``queue[:tail]`` sources and UNREACHED at the cells to fill in (any other value: a cell

@@ -18,7 +18,7 @@ runs of cells (a dig fills 400, each turn empties 40), so ``_bar`` writes runs (
 per run, which the compiler vectorizes) and prefetches one index per line: a loop per cell
 was ~27% of a step.
 """
-from ...core.jit import hot, phase
+from ...core.jit import hot, phase, view
 from ...core.prefetch import LINE, prefetch
 from .constants import HEIGHT, NUM_PLANES, OPP_SPAWN, OWN_SPAWN, QUEUE, REMOVED, WIDTH, Plane
 from .rules import legal_actions
@@ -213,7 +213,7 @@ def draw_bars(s, p, e, planes, fetch):
         shown[0], shown[1], shown[2] = red, blue, length
 
 
-@hot
+@hot(python=True)
 def observe_all(s, p, e, planes, masks):
     """Both runners' planes (``planes[a]``: ``obs[e, a]`` as ``[plane, row * WIDTH + col]``,
     see constants.Plane), written whole, and their action masks; the planes are mirrored
@@ -266,7 +266,7 @@ def observe_changes(s, p, e, planes, masks):
         legal_actions(s, p, e, a, masks[a])
 
 
-@phase
+@view
 def planes_of(s, p, obs):
     """The batch's planes as ``observe_all`` takes them (a flat row of cells per plane),
     reshaped once per driver call (a reshape costs tens of ns)."""

@@ -29,7 +29,7 @@ PLAYER_PLANES = (P_OWN, P_OPPONENT, P_BODY)   # written at the players' cells
 CONSTANT_PLANES = (P_TIME, P_HP, P_AMMO_LEFT, P_POWER, P_SCORE)
 
 
-@phase
+@phase(python=True)
 def draw_observation(s, p, e, board, ore, planes, windows, masks, whole):
     """Every player's planes (``planes[a, plane, cell]``, cell = y * width + x, see
     constants.Plane) and action mask of env e; ``board`` and ``ore`` are its tiles and

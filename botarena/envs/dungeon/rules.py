@@ -55,7 +55,7 @@ BOMB_ACTION = 5
 FIRST_MOVE, LAST_MOVE = 1, 4
 
 
-@hot
+@hot(python=True)
 def is_block(tile):
     """Metal, wood or ore (consecutive tile codes: one comparison pair, no branches)."""
     return (tile >= METAL) & (tile <= ORE)
@@ -465,7 +465,7 @@ def spawn(s, p, e):
                 s.rng, e, GAME, p.treasure_max - p.treasure_min + 1)
 
 
-@phase
+@phase(python=True)
 def update_rank_keys(s, p, e):
     """win_loss rank keys: the tick of death (later is better; alive: max_turns + 1), then
     the score of the players alive (players dying on the same tick tie)."""

@@ -8,7 +8,7 @@ first turn), ``round`` (0.5 where planes are stored as integers, so that stores 
 and ``alive`` (all True: nobody leaves a paint game, so it also serves as the row of
 who was in the game before a step).
 """
-from ...core.jit import copy_into, hot, phase
+from ...core.jit import copy_into, hot, phase, view
 from ...core.loop import game_loop
 from ...core.params import params_type
 from ...core.rewards import finish_step
@@ -63,7 +63,7 @@ def play_env(s, p, e, actions, rewards, terminated, truncated, obs, masks):
     return done
 
 
-@phase
+@view
 def score_keys(s):
     """Paint's rank keys: the scores (the most painted squares win)."""
     return s.scores

@@ -8,6 +8,7 @@ from gymnasium import spaces
 from ...core import frame
 from ...core.batched import OBS_ONE, BatchedGame
 from ...core.grid import DIRECTIONS
+from ...core.jit import BatchTyped
 from ...core.params import make_params
 from ...core.rewards import REWARD_MODES
 from ...core.snapshot import array, fail, flag, integer, require
@@ -22,6 +23,7 @@ from .maps import TowersMap, parse_map
 from .paths import NUM_DIRECTIONS, forget_fields
 from .rules import update_rank_keys, view_direction, view_tile
 
+OBSERVE_ONE = BatchTyped(kernel.observe_one)
 GAME_NAME = "towers_v0"
 # the keys ``restore`` needs; it also reads ``steps`` (default: ``turn``), ``over``
 # (default: False) and ``rng`` (default: the env's RNG carries on) when present
@@ -374,8 +376,7 @@ class TowersGame(BatchedGame):
                 "command": np.array(commands, dtype=np.int64), "dead": dead}
 
     def observe_env(self, e):
-        kernel.observe_env(self.state, self.params, e, self.obs.reshape(self.num_envs,
-                           self.num_agents, -1), self.masks)
+        OBSERVE_ONE(self.state, self.params, e, self.obs, self.masks)
 
     def set_position(self, rows, e=0, turn=None):
         """Put env e into the position of an ASCII board (``snapshot()["board"]``'s

@@ -78,7 +78,7 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
-@phase
+@phase(python=True)
 def step_and_observe(s, p, e, actions, rewards, terminated, truncated, planes, masks):
     """``step_env`` with env e's planes (one flat row per player) and masks updated in
     place; True when the episode is done."""

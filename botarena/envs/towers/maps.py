@@ -94,7 +94,7 @@ def set_pair(flat, t, value):
     return changed
 
 
-@hot
+@hot(python=True)
 def generate_terrain(rng, e, water, flag_size, terrain, queue, seen):
     """A point-symmetric connected map into ``terrain`` (uint8[N, N]) from env e's GAME
     stream (see the module doc); ``queue``, ``seen``: int scratch of N * N."""

@@ -166,7 +166,7 @@ def draw_map(s, p, e, planes):
             planes[a, P_FLAG * tiles + v] = full * (terrain[t] == FLAG) + rnd
 
 
-@hot
+@hot(python=True)
 def observe_env(s, p, e, planes, masks):
     """Every player's planes (``planes[e, a]``, a flat row per player: see
     ``core.loop.player_rows`` and constants.Plane) and action mask of env e, written whole

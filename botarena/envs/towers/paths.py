@@ -61,7 +61,7 @@ def distance_field(terrain, tower_at, nbr, dest, dist, queue):
                 tail += 1
 
 
-@hot
+@hot(python=True)
 def forget_fields(s, e):
     """Drop env e's distance fields (the towers changed)."""
     for k in range(s.field_dest.shape[1]):

@@ -53,13 +53,13 @@ def tile_of(x, y, size):
     return int(math.floor(x)) * size + int(math.floor(y))
 
 
-@phase
+@phase(python=True)
 def view_tile(t, player, tiles):
     """Tile t as player ``player`` sees it (player 1: mirrored); its own inverse."""
     return t if player == 0 else tiles - 1 - t
 
 
-@phase
+@phase(python=True)
 def view_direction(k, player):
     """Direction k (0..7) as player ``player`` means it; its own inverse."""
     return k if player == 0 else (k + NUM_DIRECTIONS // 2) % NUM_DIRECTIONS
@@ -416,7 +416,7 @@ def score(s, p, e):
         s.scores[e, 1] += 1
 
 
-@hot
+@hot(python=True)
 def update_rank_keys(s, e):
     """win_loss rank keys: the game points."""
     for a in range(NUM_PLAYERS):
