@@ -67,7 +67,11 @@ class NumbaOnly(CPUDispatcher):
                         "(@hot or @phase without python=True)")
 
 
-def _numba_only(function, **flags):
+def _compiled(function, python, **flags):
+    """``function`` compiled and cached without numba's runtime, with numba's ``flags``;
+    a ``NumbaOnly`` dispatcher without Python and C wrappers unless ``python``."""
+    if python:
+        return njit(cache=True, _nrt=False, **flags)(function)
     if numba_config.DISABLE_JIT:
         return function
     dispatcher = NumbaOnly(function, locals={}, targetoptions=dict(
@@ -81,18 +85,14 @@ def hot(function=None, *, python=False):
     Python entry point unless ``python`` (see above)."""
     if function is None:
         return functools.partial(hot, python=python)
-    if python:
-        return njit(cache=True, _nrt=False)(function)
-    return _numba_only(function)
+    return _compiled(function, python)
 
 
 def phase(function=None, *, python=False):
     """A ``hot`` function that LLVM inlines into its callers (see above)."""
     if function is None:
         return functools.partial(phase, python=python)
-    if python:
-        return njit(cache=True, _nrt=False, forceinline=True)(function)
-    return _numba_only(function, forceinline=True)
+    return _compiled(function, python, forceinline=True)
 
 
 def view(function):

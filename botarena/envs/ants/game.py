@@ -21,8 +21,8 @@ from .constants import (CHAR_ANTS, CHAR_ANTS_ON_HILL, CHAR_FOOD, CHAR_HILLS, CHA
 from .rules import Draws, land_distances, update_rank_keys
 from .state import alloc
 
-OBSERVE_ONE = BatchTyped(kernel.observe_one)
 GAME_NAME = "ants_v0"
+OBSERVE_ONE = BatchTyped(kernel.observe_one)
 # the keys ``restore`` needs; it also reads ``steps`` (default: ``turn``), ``over``
 # (default: False) and ``rng`` (default: the env's RNG carries on) when present
 SNAPSHOT_KEYS = ("turn", "ants", "next_ant_id", "hills", "food", "stored_food", "scores",

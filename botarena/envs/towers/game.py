@@ -23,8 +23,8 @@ from .maps import TowersMap, parse_map
 from .paths import NUM_DIRECTIONS, forget_fields
 from .rules import update_rank_keys, view_direction, view_tile
 
-OBSERVE_ONE = BatchTyped(kernel.observe_one)
 GAME_NAME = "towers_v0"
+OBSERVE_ONE = BatchTyped(kernel.observe_one)
 # the keys ``restore`` needs; it also reads ``steps`` (default: ``turn``), ``over``
 # (default: False) and ``rng`` (default: the env's RNG carries on) when present
 SNAPSHOT_KEYS = ("map", "turn", "scores", "turn_scores", "next_id", "bots", "towers")
