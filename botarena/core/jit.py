@@ -63,8 +63,11 @@ class NumbaOnly(CPUDispatcher):
     a null pointer, so a call from Python raises instead."""
 
     def __call__(self, *args, **kwargs):
-        raise TypeError(f"{self.py_func.__qualname__} is compiled for numba callers only "
-                        "(@hot or @phase without python=True)")
+        raise self.no_entry_point()
+
+    def no_entry_point(self):
+        return TypeError(f"{self.py_func.__qualname__} is compiled for numba callers only "
+                         "(@hot or @phase without python=True)")
 
 
 def _compiled(function, python, **flags):
@@ -180,7 +183,7 @@ def bind(dispatcher, *args):
     if numba_config.DISABLE_JIT or not hasattr(dispatcher, "overloads"):
         return dispatcher
     if isinstance(dispatcher, NumbaOnly):
-        dispatcher()                                  # raises: it has no entry point
+        raise dispatcher.no_entry_point()
     signature = tuple(batch_type(a, dispatcher.typeof_pyval(a)) for a in args)
     if signature not in dispatcher.overloads:
         dispatcher.compile(signature)
