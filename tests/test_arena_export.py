@@ -72,7 +72,15 @@ def log_softmax(logits):
     return shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))
 
 
-@pytest.mark.parametrize("name", list(ARCHS))
+def float32_group(name, env_id):
+    """Parameter ``name`` of a test whose model reads ``env_id``'s float32 observations: in
+    the game's float32 xdist group (``tests/conftest.py``), whose worker compiles those
+    kernels once for all of them."""
+    return pytest.param(name, marks=pytest.mark.xdist_group(f"{env_id}:float32"))
+
+
+@pytest.mark.parametrize("name", [float32_group(name, env_id)
+                                  for name, (env_id, _) in ARCHS.items()])
 def test_numpy_logits_and_actions_match_torch(name):
     import torch
     env_id, config = ARCHS[name]
@@ -189,6 +197,9 @@ EXPORTS = {                  # env id -> (arch, the model's config, the matches'
     "towers_v0": ("cnn", {}, {"max_turns": 12}),
     "dungeon_v0": ("paths", {"view": "board", "shield": True}, {"max_turns": 60}),
 }
+# the bot the exported one meets: dungeon's scripted bots take tens of seconds to compile
+# for a new observation dtype, its random bot one
+OPPONENT = {"dungeon_v0": "bot:random"}
 
 
 # the moves are compared, not their times: a reply late on a busy machine (dungeon's tick
@@ -200,9 +211,12 @@ def actions_of(record, seat):
     return [json.loads(line)["actions"][seat] for line in record.read_text().splitlines()[1:-1]]
 
 
-@pytest.mark.parametrize("env_id", list(EXPORTS))
+@pytest.mark.parametrize("env_id", [float32_group(env_id, env_id) for env_id in EXPORTS])
 def test_exported_bot_plays_the_same_moves_as_in_process(env_id, tmp_path):
     arch, trained, match = EXPORTS[env_id]
+    # the matches' games show the model's float32 observations: they run the kernels its
+    # env compiled (the exported bot still puts its own game into each position)
+    match = dict(match, obs_dtype="float32")
     model, venv = build_model(arch, env_id, trained)
     venv.close()
     path = str(tmp_path / f"untrained_{arch}_{env_id}.zip")
@@ -218,7 +232,7 @@ def test_exported_bot_plays_the_same_moves_as_in_process(env_id, tmp_path):
     for seed, seat in ((3, 0), (4, 1)):
         runs = []
         for player in (f"policy:{path}", exported):
-            seats = ["bot:greedy", "bot:greedy"]
+            seats = [OPPONENT.get(env_id, "bot:greedy")] * 2
             seats[seat] = player
             record = tmp_path / f"{seed}-{len(runs)}.jsonl"
             result = play(env_id, seats, seed=seed, config=match, record=str(record),
