@@ -27,7 +27,9 @@ else the one env id named in the test's (or else its module's) source; tests of 
 game stay ungrouped and are handed out one by one after the games.  A game's kernels
 compile once per observation dtype, so its tests of float32 observations (parametrized
 with, or naming, ``"float32"``) form a group of their own (``<env id>:float32``), which
-the other worker can run meanwhile.
+the other worker can run meanwhile.  xdist groups the tests by renaming their node ids,
+which pytest 9.2 ignores (pytest-xdist issue 1386): the test extra keeps pytest below
+9.2, and a worker whose tests lost their groups warns.
 
 Slow tests (``@pytest.mark.slow``): the ones whose time goes to compiling what no other
 test compiles (the threaded drivers, run at 1 and 2 numba threads) or to starting a
@@ -38,6 +40,7 @@ import inspect
 import os
 import re
 import shlex
+import warnings
 
 import pytest
 
@@ -356,3 +359,19 @@ def pytest_collection_modifyitems(config, items):
             group = group_of(item)
             if group is not None:
                 item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.hookimpl(trylast=True)  # after xdist's hook has put each group into the node ids
+def pytest_collection_finish(session):
+    """Warn when a worker's tests carry their groups but xdist did not group them: it
+    does so by renaming the node ids, which pytest 9.2 no longer allows (pytest-xdist
+    issue 1386; the test extra keeps pytest below 9.2): the suite then runs, compiling
+    every game on both workers, minutes slower."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    if lost:
+        warnings.warn(pytest.PytestWarning(
+            f"xdist did not group {len(lost)} tests (e.g. {lost[0]}) under pytest "
+            f"{pytest.__version__}: install pytest<9.2 (pytest-xdist issue 1386)"))

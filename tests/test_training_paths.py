@@ -22,7 +22,7 @@ from botarena.training.paths import UNREACHABLE, PathPlanes  # noqa: E402
 from test_dungeon_rules import new_game  # noqa: E402
 
 # one xdist group with dungeon's other float32 tests (its kernels compile once per worker)
-pytestmark = [pytest.mark.xdist_group("dungeon:float32"),
+pytestmark = [pytest.mark.xdist_group("dungeon_v0:float32"),
               pytest.mark.usefixtures("torch_one_thread")]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 X = UNREACHABLE
