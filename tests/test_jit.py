@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from botarena.core.jit import bind, hot, phase, view
+from botarena.core.jit import bind, glue, hot, phase, view
 
 
 @hot
@@ -58,3 +58,31 @@ def test_python_entry_point_kept_on_request():
     values = np.arange(4.0)
     assert total(values) == 6.0
     assert bind(total, values)(values) == 6.0
+
+
+@phase
+def scaled(values, factor, negate):
+    for i in range(values.shape[0]):
+        values[i] *= -factor if negate else factor
+
+
+@glue
+def scale_twice(values):
+    scaled(values, 2, False)
+    scaled(values, 3, True)
+
+
+@njit(cache=True)
+def scale_by_constants(values):
+    scale_twice(values)
+
+
+def test_a_phase_is_compiled_once_for_every_constant_passed():
+    """Two calls with other constants (int and bool literals to numba) reach one version
+    of the phase, and each gets its own values; the glue between is not compiled on its
+    own (numba inlines it)."""
+    values = np.arange(3.0)
+    scale_by_constants(values)
+    assert values.tolist() == [-0.0, -6.0, -12.0]
+    assert len(scaled.signatures) == 1
+    assert scale_twice.signatures == []

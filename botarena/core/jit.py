@@ -1,18 +1,20 @@
 """Numba helpers: a game's serial and threaded batch drivers, and fast re-calls.
 
-``batch_drivers(run_range, name)`` builds a game's two batch drivers from its loop body over a
-range of envs, ``run_range(s, p, lo, hi, *args)`` (envs ``lo .. hi - 1``).  Both drivers
-take ``(s, p, chunks, args)``, ``args`` the tuple of the body's other arguments: the
-serial one runs the range of every env (it ignores ``chunks``), the threaded one splits the envs into ``chunks`` contiguous ranges run on
-numba's threads.  Both reach the one compiled ``run_range`` through a real call (one
-per range, so passing the state and params tuples costs nothing that counts): the
-threaded driver adds a small parallel loop to what the serial one compiled, instead of a
-second copy of the whole step, and numba's parallel pass never sees a game's body (it
-miscompiled bodies inlined into a ``prange`` loop).  The number of envs is
-``s.over.shape[0]`` (every state has ``over``, see ``core.batched``).  The serial driver
-costs a few seconds of a cold start (numba links ``run_range`` into it and optimises the
-whole step once more) and pays for them: with ``run_range`` called from Python directly,
-dungeon's serial step ran 15-20% slower.
+``batch_drivers(run_range, name)`` builds a game's two batch drivers from its loop body
+over a range of envs, ``run_range(s, p, lo, hi, args)`` (envs ``lo .. hi - 1``).  Both
+drivers take ``(s, p, chunks, args)``, ``args`` the tuple of the body's other arguments:
+the serial one runs the range of every env (it ignores ``chunks``), the threaded one
+splits the envs into ``chunks`` contiguous ranges run on numba's threads.  The number of
+envs is ``s.over.shape[0]`` (every state has ``over``, see ``core.batched``).
+
+- numba inlines the body into the serial driver, so the step is compiled once.  Called,
+  the body would be compiled and optimised on its own, and then again, linked into the
+  driver: numba optimises each function's module with the code of everything it calls
+  in it, so each compiled level re-optimises all the levels below it.  Inlining the body
+  took a fifth of dungeon's cold start off and stepped as fast (A/B at batch 64 and 4096).
+- The threaded driver calls the body, compiled on its own, once per range (passing the
+  state and params tuples then costs nothing that counts): numba's parallel pass never
+  sees a game's body (it miscompiled bodies inlined into a ``prange`` loop).
 
 ``bind(dispatcher, *args)`` returns the compiled entry point for the argument types of
 ``args``.  Calling it skips numba's per-call type dispatch, which for a state tuple of a
@@ -43,10 +45,17 @@ Decorators hold numba's flags, so that the games' code names what a function is:
   start), where LLVM inlines a phase compiled once, for the same step speed.  A large
   phase that runs rarely is better ``hot`` (called only when needed): inlined, its code
   slowed dungeon's whole step by ~15%.
+- ``@phase`` functions are compiled for their arguments' plain types (``Unliteral``):
+  numba would compile one version for each constant a caller passes (dungeon compiled
+  ten ``draw_constant``, one per plane index, and every redraw twice, for ``whole``
+  True and False), where LLVM, inlining the one version, folds the constant just as well.
 - ``@view``: a one-line phase that returns a view of its arguments' arrays (a game's
   observation views, its rank keys).  A compiled call may return only an array passed
   to it as such, not a field of a tuple nor a reshape, so these are inlined by numba's
   IR inliner (cheap for one line).
+- ``@glue``: a phase whose few lines only hand its arguments on to other phases (each
+  game's ``play_env``), inlined by numba's IR inliner: compiled on its own, it would be
+  one more level that optimises the whole step again (above).
 """
 import functools
 import types
@@ -70,15 +79,35 @@ class NumbaOnly(CPUDispatcher):
                          "(@hot or @phase without python=True)")
 
 
-def _compiled(function, python, **flags):
+class Unliteral:
+    """A dispatcher mixin: compiled code calling it gets the version for its arguments'
+    plain types, not one per constant passed (see ``phase``)."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(
+            [numba_types.unliteral(a) for a in args],
+            {k: numba_types.unliteral(v) for k, v in kws.items()})
+
+
+class UnliteralOnly(Unliteral, NumbaOnly):
+    pass
+
+
+class UnliteralPython(Unliteral, CPUDispatcher):
+    pass
+
+
+def _compiled(function, python, unliteral=False, **flags):
     """``function`` compiled and cached without numba's runtime, with numba's ``flags``;
-    a ``NumbaOnly`` dispatcher without Python and C wrappers unless ``python``."""
-    if python:
-        return njit(cache=True, _nrt=False, **flags)(function)
+    a dispatcher without Python and C wrappers unless ``python``; one version for every
+    constant argument if ``unliteral``."""
     if numba_config.DISABLE_JIT:
         return function
-    dispatcher = NumbaOnly(function, locals={}, targetoptions=dict(
-        nopython=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True, **flags))
+    wrappers = {} if python else {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+    kind = {(False, True): NumbaOnly, (True, True): UnliteralOnly,
+            (False, False): CPUDispatcher, (True, False): UnliteralPython}[unliteral, not python]
+    dispatcher = kind(function, locals={}, targetoptions=dict(
+        nopython=True, _nrt=False, **wrappers, **flags))
     dispatcher.enable_caching()
     return dispatcher
 
@@ -95,37 +124,49 @@ def phase(function=None, *, python=False):
     """A ``hot`` function that LLVM inlines into its callers (see above)."""
     if function is None:
         return functools.partial(phase, python=python)
-    return _compiled(function, python, forceinline=True)
+    return _compiled(function, python, unliteral=True, forceinline=True)
+
+
+def _ir_inlined(function):
+    return njit(cache=True, _nrt=False, inline="always")(function)
 
 
 def view(function):
     """A one-line phase returning a view of its arguments' arrays, inlined by numba (see
     above)."""
-    return njit(cache=True, _nrt=False, inline="always")(function)
+    return _ir_inlined(function)
+
+
+def glue(function):
+    """A phase whose few lines only hand its arguments on to other phases, inlined by
+    numba (see above)."""
+    return _ir_inlined(function)
 
 
 def _serial_driver(s, p, chunks, args):
-    run_range(s, p, 0, s.over.shape[0], *args)  # noqa: F821 (bound by batch_drivers)
+    run_range(s, p, 0, s.over.shape[0], args)  # noqa: F821 (bound by batch_drivers)
 
 
 def _threaded_driver(s, p, chunks, args):
     num_envs = s.over.shape[0]
     for c in prange(chunks):
         run_range(s, p, c * num_envs // chunks, (c + 1) * num_envs // chunks,  # noqa: F821
-                  *args)
+                  args)
 
 
 def batch_drivers(run_range, name):
     """(serial, threaded) batch drivers ``name`` and ``name + "_parallel"`` over the loop
-    body ``run_range`` (see above).  They are module-level functions of the body's module
-    with ``run_range`` as a global, not closures: numba's cache key of a closure includes
-    its pickled cells, which differ in every process, so a closure is compiled again in
-    every process."""
+    body ``run_range`` (see above: numba inlines it into the serial one).  They are
+    module-level functions of the body's module with the body as a global, not closures:
+    numba's cache key of a closure includes its pickled cells, which differ in every
+    process, so a closure is compiled again in every process."""
+    inlined = _ir_inlined(getattr(run_range, "py_func", run_range))  # no py_func: no JIT
     drivers = []
-    for template, suffix, flags in ((_serial_driver, "", {}),
-                                    (_threaded_driver, "_parallel", {"parallel": True})):
+    for template, suffix, flags, callee in (
+            (_serial_driver, "", {}, inlined),
+            (_threaded_driver, "_parallel", {"parallel": True}, run_range)):
         fn = types.FunctionType(template.__code__,
-                                dict(template.__globals__, run_range=run_range), name + suffix)
+                                dict(template.__globals__, run_range=callee), name + suffix)
         fn.__qualname__ = name + suffix
         fn.__module__ = run_range.__module__
         drivers.append(njit(cache=True, _nrt=False, **flags)(fn))

@@ -69,7 +69,8 @@ def rank_key_field(s):
     return s.rank_key
 
 
-def _reset_range(s, p, lo, hi, env_mask, obs, masks):
+def _reset_range(s, p, lo, hi, args):
+    env_mask, obs, masks = args
     views = obs_views(s, p, obs)  # noqa: F821 (the game's, bound by game_loop)
     for e in range(lo, hi):
         if env_mask[e]:
@@ -77,8 +78,9 @@ def _reset_range(s, p, lo, hi, env_mask, obs, masks):
             observe_env(s, p, e, views, masks)  # noqa: F821
 
 
-def _step_range(s, p, lo, hi, actions, autoreset, rewards, terminated, truncated, obs, masks,
-                final_obs, final_scores, final_rank_keys):
+def _step_range(s, p, lo, hi, args):
+    (actions, autoreset, rewards, terminated, truncated, obs, masks, final_obs, final_scores,
+     final_rank_keys) = args
     views = obs_views(s, p, obs)  # noqa: F821
     keys = rank_keys(s)  # noqa: F821
     for e in range(lo, hi):

@@ -17,7 +17,7 @@ updated in place by a step (``before_turn``, ``after_turn``: only the cells that
 changed).  Prefetching for the envs after the one stepped (``memory``): ``prefetch_ahead``.
 """
 
-from ...core.jit import hot, phase
+from ...core.jit import glue, hot, phase
 from ...core.loop import game_loop, player_rows
 from ...core.params import params_type
 from ...core.rewards import finish_step
@@ -123,7 +123,7 @@ def step_and_observe(s, p, e, actions, draws, rewards, terminated, truncated, pl
     return done
 
 
-@phase
+@glue
 def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks):
     """One turn of env e (its own draws), its planes and masks updated in place; True when
     it is done."""

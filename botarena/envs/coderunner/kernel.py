@@ -14,7 +14,7 @@ the reward mode, ``max_steps``, shaping, and the observation's values in the obs
 Calls: ``play_env``, ``observe_changes``, ``play_turn`` and ``timed_events`` are
 ``@phase`` (inlined, see ``core.jit``); the phases LLVM inlines itself stay ``@hot``.
 """
-from ...core.jit import copy_into, hot, phase
+from ...core.jit import copy_into, glue, hot, phase
 from ...core.loop import game_loop
 from ...core.params import params_type
 from ...core.rewards import finish_step
@@ -105,7 +105,7 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
-@phase
+@glue
 def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks):
     """One turn of env e, its planes updated where they changed; True when it is done."""
     env_planes, env_masks = planes[e], masks[e]

@@ -17,7 +17,7 @@ Calls: the functions that take the whole state ``s`` and params ``p`` (``step_en
 so are ``rules.legal_actions`` and its ``can_enter`` (called per player and move: ~1.4x
 the steps/s at batch 4096).  A whole redraw (``observe.observe_env``) stays a real call.
 """
-from ...core.jit import copy_into, hot, phase
+from ...core.jit import copy_into, glue, hot, phase
 from ...core.loop import game_loop
 from ...core.params import params_type
 from ...core.rewards import finish_step
@@ -95,7 +95,7 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
     return done
 
 
-@phase
+@glue
 def play_env(s, p, e, actions, rewards, terminated, truncated, views, masks):
     """One tick of env e, its observation redrawn where it changed; True when it is
     done."""

@@ -208,7 +208,7 @@ def fire_hits_players(s, p, e):
                     scores[owner] += p.hit_points
 
 
-@hot
+@phase
 def mark_gone(tiles, gone, num_gone, x, y, tile):
     """The block or item at (x, y) went this tick: it is ``tile`` (BROKEN_* or CLEARED)
     until phase 8 makes it floor, and listed in ``gone`` after its ``num_gone`` cells;

@@ -12,7 +12,7 @@ Observations and masks (``observe``): written whole after a reset (``observe_env
 updated in place by a step (only the tiles of the units before and after the turn, and
 the constant planes whose value changed).
 """
-from ...core.jit import copy_into, hot, phase
+from ...core.jit import copy_into, glue, hot, phase
 from ...core.loop import game_loop, player_rows
 from ...core.params import params_type
 from ...core.rewards import finish_step
@@ -88,7 +88,7 @@ def step_and_observe(s, p, e, actions, rewards, terminated, truncated, planes, m
     return done
 
 
-@phase
+@glue
 def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks):
     """One turn of env e, its planes and masks updated in place; True when it is done."""
     return step_and_observe(s, p, e, actions[e], rewards[e], terminated[e], truncated[e],
