@@ -54,8 +54,8 @@ Decorators hold numba's flags, so that the games' code names what a function is:
   to it as such, not a field of a tuple nor a reshape, so these are inlined by numba's
   IR inliner (cheap for one line).
 - ``@glue``: a phase whose few lines only hand its arguments on to other phases (each
-  game's ``play_env`` but paint's), inlined by numba's IR inliner: compiled on its own, it would be
-  one more level that optimises the whole step again (above).
+  game's ``play_env`` but paint's), inlined by numba's IR inliner: compiled on its own,
+  it would be one more level that optimises the whole step again (above).
 """
 import functools
 import types
