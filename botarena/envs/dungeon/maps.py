@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from ...core.grid import parse_ascii, read_map_file
+from ...core.jit import phase
 from ...core.rng import GAME, randint
 from .constants import (AMMO, CHAR_PLAYERS, CHAR_TILES, FLOOR, MAX_PLAYERS, METAL, MIN_PLAYERS,
                         ORE, RANDOM_BOARD, WOOD)
@@ -92,13 +93,13 @@ def parse_board(rows):
 
 # -- the generator ------------------------------------------------------------------------
 
-@njit(cache=True)
+@phase
 def _keep(marks, x, y):
     if marks[y, x] == FREE:
         marks[y, x] = KEPT
 
 
-@njit(cache=True)
+@phase
 def _reserve(marks, rng, e, x, y, escape):
     """Mark (x, y) a start and keep its in-board neighbours and one escape cell (two steps
     away in a straight line, ``ESCAPES``) free.  ``escape`` >= 0 takes that one (mirrored
@@ -132,7 +133,7 @@ def _reserve(marks, rng, e, x, y, escape):
     return escape
 
 
-@njit(cache=True)
+@phase
 def _pick(rng, e, cells, count):
     """A random entry of ``cells[:count]`` (-1 if empty)."""
     if count == 0:
@@ -140,7 +141,7 @@ def _pick(rng, e, cells, count):
     return cells[randint(rng, e, GAME, count)]
 
 
-@njit(cache=True)
+@phase
 def _candidates(tiles, marks, cells, mode, symmetric):
     """Flat cells that may take a start (mode 0) or a block or an item (1: cells not kept
     free); on symmetric maps only the left half (``x < mirror``), or only the middle
@@ -168,7 +169,7 @@ def _candidates(tiles, marks, cells, mode, symmetric):
     return count
 
 
-@njit(cache=True)
+@phase
 def _place(tiles, marks, rng, e, cells, tile, count, mode, symmetric):
     """Put ``count`` tiles (mirrored pairs on symmetric maps); returns how many went down."""
     height, width = tiles.shape
