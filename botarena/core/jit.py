@@ -97,6 +97,11 @@ class UnliteralPython(Unliteral, CPUDispatcher):
     pass
 
 
+DISPATCHERS = {     # (one version for all constants, a Python entry point) -> class
+    (False, False): NumbaOnly, (True, False): UnliteralOnly,
+    (False, True): CPUDispatcher, (True, True): UnliteralPython}
+
+
 def _compiled(function, python, unliteral=False, **flags):
     """``function`` compiled and cached without numba's runtime, with numba's ``flags``;
     a dispatcher without Python and C wrappers unless ``python``; one version for every
@@ -104,9 +109,7 @@ def _compiled(function, python, unliteral=False, **flags):
     if numba_config.DISABLE_JIT:
         return function
     wrappers = {} if python else {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-    kind = {(False, True): NumbaOnly, (True, True): UnliteralOnly,
-            (False, False): CPUDispatcher, (True, False): UnliteralPython}[unliteral, not python]
-    dispatcher = kind(function, locals={}, targetoptions=dict(
+    dispatcher = DISPATCHERS[unliteral, python](function, locals={}, targetoptions=dict(
         nopython=True, _nrt=False, **wrappers, **flags))
     dispatcher.enable_caching()
     return dispatcher
