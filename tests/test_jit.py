@@ -1,9 +1,11 @@
 """core.jit's decorators: what Python may call, and what the compiled callers get."""
 import numpy as np
 import pytest
-from numba import njit
+from numba import njit, types
+from numba.core import config as numba_config
+from numba.extending import intrinsic
 
-from botarena.core.jit import bind, glue, hot, phase, view
+from botarena.core.jit import FULL_OPT, INNER_OPT, bind, glue, hot, phase, view
 
 
 @hot
@@ -82,7 +84,44 @@ def test_a_phase_is_compiled_once_for_every_constant_passed():
     of the phase, and each gets its own values; the glue between is not compiled on its
     own (numba inlines it)."""
     values = np.arange(3.0)
+    scale_by_constants._cache.flush()   # compiled again: a cached version loads untyped
     scale_by_constants(values)
     assert values.tolist() == [-0.0, -6.0, -12.0]
     assert len(scaled.signatures) == 1
     assert scale_twice.signatures == []
+
+
+LEVELS_SEEN = []    # numba's LLVM level while each call of ``level_probe`` was typed
+
+
+@intrinsic(prefer_literal=True)
+def level_probe(typingctx, tag):
+    if isinstance(tag, types.StringLiteral):
+        LEVELS_SEEN.append((tag.literal_value, int(numba_config.OPT)))
+    return types.void(tag), lambda context, builder, signature, args: None
+
+
+@hot
+def inner_level(values):
+    level_probe("inner")
+    values[0] += 1
+
+
+@hot(python=True, outermost=True)
+def outer_level(values):
+    level_probe("outer")
+    inner_level(values)
+
+
+def test_hot_functions_are_compiled_at_the_inner_level_unless_outermost():
+    """``outer_level`` (``outermost``) at numba's level, the callee it compiles on the way
+    at ``INNER_OPT``, and numba's level as it was afterwards."""
+    LEVELS_SEEN.clear()
+    values = np.zeros(1)
+    for dispatcher in (outer_level, inner_level):
+        dispatcher._cache.flush()       # typed again: a cached version loads untyped
+    outer_level(values)
+    assert values[0] == 1.0
+    assert ("outer", int(FULL_OPT)) in LEVELS_SEEN
+    assert ("inner", int(INNER_OPT)) in LEVELS_SEEN
+    assert numba_config.OPT == FULL_OPT

@@ -49,6 +49,14 @@ Decorators hold numba's flags, so that the games' code names what a function is:
   numba would compile one version for each constant a caller passes (dungeon compiled
   ten ``draw_constant``, one per plane index, and every redraw twice, for ``whole``
   True and False), where LLVM, inlining the one version, folds the constant just as well.
+- ``hot`` and ``phase`` functions are compiled at LLVM's level ``INNER_OPT`` (1), and so
+  are the reset drivers (run once per game); only the step drivers, and the few
+  functions Python calls on every step (``hot(..., outermost=True)``: ``first_outside``),
+  at numba's ``NUMBA_OPT`` (3).  The step driver re-optimises everything below it at the
+  full level (above), so optimising a callee at level 3 first only gave it more code to
+  optimise again, and a worse start: callees at level 3 made coderunner's step ~9%
+  slower than callees at level 1 (A/B at batch 64).  Level 0 is no option: its code
+  keeps addresses that numba cannot cache.
 - ``@view``: a one-line phase that returns a view of its arguments' arrays (a game's
   observation views, its rank keys).  A compiled call may return only an array passed
   to it as such, not a field of a tuple nor a reshape, so these are inlined by numba's
@@ -67,7 +75,30 @@ from numba.core import types as numba_types
 from numba.core.registry import CPUDispatcher
 
 
-class NumbaOnly(CPUDispatcher):
+FULL_OPT = numba_config.OPT     # numba's level (``NUMBA_OPT``): the step drivers (above)
+INNER_OPT = numba_config._OptLevel(min(1, FULL_OPT))   # everything else
+
+
+class Levelled:
+    """A dispatcher mixin: compiled at LLVM's level ``opt_level`` (the callees it compiles
+    on the way at theirs)."""
+
+    opt_level = INNER_OPT
+
+    def compile(self, sig):
+        saved = numba_config.OPT
+        numba_config.OPT = self.opt_level
+        try:
+            return super().compile(sig)
+        finally:
+            numba_config.OPT = saved
+
+
+class PythonEntry(Levelled, CPUDispatcher):
+    """A dispatcher with a Python entry point."""
+
+
+class NumbaOnly(Levelled, CPUDispatcher):
     """A dispatcher compiled without a Python entry point (see ``hot``): numba would call
     a null pointer, so a call from Python raises instead."""
 
@@ -93,34 +124,38 @@ class UnliteralOnly(Unliteral, NumbaOnly):
     pass
 
 
-class UnliteralPython(Unliteral, CPUDispatcher):
+class UnliteralPython(Unliteral, PythonEntry):
     pass
 
 
 DISPATCHERS = {     # (one version for all constants, a Python entry point) -> class
     (False, False): NumbaOnly, (True, False): UnliteralOnly,
-    (False, True): CPUDispatcher, (True, True): UnliteralPython}
+    (False, True): PythonEntry, (True, True): UnliteralPython}
 
 
-def _compiled(function, python, unliteral=False, **flags):
+def _compiled(function, python, unliteral=False, opt_level=None, **flags):
     """``function`` compiled and cached without numba's runtime, with numba's ``flags``;
     a dispatcher without Python and C wrappers unless ``python``; one version for every
-    constant argument if ``unliteral``."""
+    constant argument if ``unliteral``; at LLVM's level ``opt_level`` (default
+    ``INNER_OPT``)."""
     if numba_config.DISABLE_JIT:
         return function
     wrappers = {} if python else {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
     dispatcher = DISPATCHERS[unliteral, python](function, locals={}, targetoptions=dict(
         nopython=True, _nrt=False, **wrappers, **flags))
+    if opt_level is not None:
+        dispatcher.opt_level = opt_level
     dispatcher.enable_caching()
     return dispatcher
 
 
-def hot(function=None, *, python=False):
+def hot(function=None, *, python=False, outermost=False):
     """A hot-path function: compiled and cached without numba's runtime, and without a
-    Python entry point unless ``python`` (see above)."""
+    Python entry point unless ``python`` (see above); at numba's LLVM level if
+    ``outermost`` (a function Python calls on every step), else at ``INNER_OPT``."""
     if function is None:
-        return functools.partial(hot, python=python)
-    return _compiled(function, python)
+        return functools.partial(hot, python=python, outermost=outermost)
+    return _compiled(function, python, opt_level=FULL_OPT if outermost else None)
 
 
 def phase(function=None, *, python=False):
@@ -157,12 +192,14 @@ def _threaded_driver(s, p, chunks, args):
                   args)
 
 
-def batch_drivers(run_range, name):
+def batch_drivers(run_range, name, rare=False):
     """(serial, threaded) batch drivers ``name`` and ``name + "_parallel"`` over the loop
-    body ``run_range`` (see above: numba inlines it into the serial one).  They are
-    module-level functions of the body's module with the body as a global, not closures:
-    numba's cache key of a closure includes its pickled cells, which differ in every
-    process, so a closure is compiled again in every process."""
+    body ``run_range`` (see above: numba inlines it into the serial one), compiled at
+    ``INNER_OPT`` if ``rare`` (the reset: once per game, where a step runs hundreds of
+    times), else at numba's level (the step).  They are module-level functions of the body's module
+    with the body as a global, not closures: numba's cache key of a closure includes its
+    pickled cells, which differ in every process, so a closure is compiled again in every
+    process."""
     inlined = _ir_inlined(getattr(run_range, "py_func", run_range))  # no py_func: no JIT
     drivers = []
     for template, suffix, flags, callee in (
@@ -172,7 +209,8 @@ def batch_drivers(run_range, name):
                                 dict(template.__globals__, run_range=callee), name + suffix)
         fn.__qualname__ = name + suffix
         fn.__module__ = run_range.__module__
-        drivers.append(njit(cache=True, _nrt=False, **flags)(fn))
+        drivers.append(_compiled(fn, True, opt_level=INNER_OPT if rare else FULL_OPT,
+                                 **flags))
     return tuple(drivers)
 
 
@@ -185,7 +223,7 @@ def copy_into(dst, src):
         flat_dst[i] = flat_src[i]
 
 
-@hot(python=True)
+@hot(python=True, outermost=True)
 def first_outside(values, high):
     """Flat index of the first entry of ``values`` (C-contiguous) outside ``[0, high)``, or
     -1 (numpy's min and max would take two passes and a few microseconds of calls).  The

@@ -124,4 +124,5 @@ def game_loop(reset_env, observe_env, play_env, obs_views=whole_obs, prefetch_en
     reset = hot(_bound(_reset_range, "reset_range", functions))
     step = hot(_bound(_step_range, "step_range", functions))
     observe_one = hot(python=True)(_bound(_observe_one, "observe_one", functions))
-    return GameLoop(*batch_drivers(reset, "reset"), *batch_drivers(step, "step"), observe_one)
+    return GameLoop(*batch_drivers(reset, "reset", rare=True), *batch_drivers(step, "step"),
+                    observe_one)
