@@ -40,6 +40,7 @@ import inspect
 import os
 import re
 import shlex
+import tempfile
 import warnings
 
 import pytest
@@ -256,6 +257,17 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("determinism_case", _cases(DETERMINISM_CONFIGS))
     if "env_id" in metafunc.fixturenames and "env_id" not in own:
         metafunc.parametrize("env_id", list(botarena.ENV_IDS))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def temporary_files_in_pytest_folder(tmp_path_factory):
+    """The temporary folders the library makes and keeps for the user (a match's and an
+    opponent's bot logs) go under pytest's own temporary folder, which pytest prunes,
+    instead of piling up in the system's."""
+    saved = tempfile.tempdir
+    tempfile.tempdir = str(tmp_path_factory.mktemp("tempfile"))
+    yield
+    tempfile.tempdir = saved
 
 
 @pytest.fixture
