@@ -54,9 +54,10 @@ Decorators hold numba's flags, so that the games' code names what a function is:
   functions Python calls on every step (``hot(..., outermost=True)``: ``first_outside``),
   at numba's ``NUMBA_OPT`` (3).  The step driver re-optimises everything below it at the
   full level (above), so optimising a callee at level 3 first only gave it more code to
-  optimise again, and a worse start: callees at level 3 made coderunner's step ~9%
-  slower than callees at level 1 (A/B at batch 64).  Level 0 is no option: its code
-  keeps addresses that numba cannot cache.
+  optimise again: dungeon's cold start fell by a fifth, and the steps ran as fast
+  (dungeon's ~10% faster; A/B at batch 64).  Not a mix: with the functions that have a
+  Python entry point (inlined into the step too) left at level 3, coderunner's step ran
+  ~9% slower.  Level 0 is no option: its code keeps addresses that numba cannot cache.
 - ``@view``: a one-line phase that returns a view of its arguments' arrays (a game's
   observation views, its rank keys).  A compiled call may return only an array passed
   to it as such, not a field of a tuple nor a reshape, so these are inlined by numba's
@@ -196,10 +197,10 @@ def batch_drivers(run_range, name, rare=False):
     """(serial, threaded) batch drivers ``name`` and ``name + "_parallel"`` over the loop
     body ``run_range`` (see above: numba inlines it into the serial one), compiled at
     ``INNER_OPT`` if ``rare`` (the reset: once per game, where a step runs hundreds of
-    times), else at numba's level (the step).  They are module-level functions of the body's module
-    with the body as a global, not closures: numba's cache key of a closure includes its
-    pickled cells, which differ in every process, so a closure is compiled again in every
-    process."""
+    times), else at numba's level (the step).  They are module-level functions of the
+    body's module with the body as a global, not closures: numba's cache key of a closure
+    includes its pickled cells, which differ in every process, so a closure is compiled
+    again in every process."""
     inlined = _ir_inlined(getattr(run_range, "py_func", run_range))  # no py_func: no JIT
     drivers = []
     for template, suffix, flags, callee in (
