@@ -145,12 +145,13 @@ class Position:
 
 def record(game, policy, steps, warmup):
     """(the start position, the recorded command grids): ``random``, a pool replayed in
-    turn from the reset; ``greedy``, the bot's grids of ``steps`` turns after ``warmup``."""
+    turn from the reset; ``greedy``, the bot's grids of ``steps`` turns after ``warmup``;
+    in the game's action dtype (the kernel reads them where they are)."""
     rng = np.random.default_rng(SEED)
     game.reset(SEED)
     if policy == "random":
-        pool = rng.integers(0, game.action_values(),
-                            (ARRAY_ACTION_POOL,) + game.actions.shape)
+        pool = rng.integers(0, game.action_values(), (ARRAY_ACTION_POOL,) + game.actions.shape,
+                            dtype=game.actions.dtype)
         return Position(game), [pool[i % ARRAY_ACTION_POOL] for i in range(steps)]
     E, A = game.num_envs, game.num_agents
     out = np.zeros((E * A, game.height * game.width), dtype=np.int64)
@@ -158,7 +159,7 @@ def record(game, policy, steps, warmup):
     def greedy():
         game.bots["greedy"](game.state, game.params, np.repeat(np.arange(E), A),
                             np.tile(np.arange(A), E), out)
-        return out.reshape(game.actions.shape).copy()
+        return out.reshape(game.actions.shape).astype(game.actions.dtype)
 
     for _ in range(warmup):
         game.step(greedy(), autoreset=True)

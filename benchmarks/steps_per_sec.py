@@ -92,17 +92,18 @@ def random_legal(masks, rng):
 
 def record_actions(game, steps, seed):
     """Play ``steps`` auto-resetting steps of random actions from ``seed``; return them
-    (``int64[steps, *actions.shape]``).  ``Discrete`` games get random legal actions:
+    (``[steps, *actions.shape]`` in the game's action dtype, int8: the kernel rows step
+    them where they are, as a caller that writes ``game.actions`` does).  ``Discrete`` games get random legal actions:
     replaying them from the same seed gives the same trajectory, so every replayed action
     is legal.  Array-action games get uniformly random entries in ``[0, action_values)``
     (``actions.shape == (batch, agents) + action_shape``), ``ARRAY_ACTION_POOL`` arrays at
     most, replayed in turn (``actions[i % len(actions)]``): a command per tile for 200 steps
-    at batch 4096 would take ~12 GB for towers_v0.  Also compiles the kernels."""
+    at batch 4096 would take ~1.5 GB for towers_v0.  Also compiles the kernels."""
     rng = np.random.default_rng(seed)
     legal_layout = game.masks.shape[:-1] == game.actions.shape
     if not legal_layout:
         steps = min(steps, ARRAY_ACTION_POOL)
-    out = np.zeros((steps,) + game.actions.shape, dtype=np.int64)
+    out = np.zeros((steps,) + game.actions.shape, dtype=game.actions.dtype)
     game.reset(seed)
     for i in range(steps):
         if legal_layout:
@@ -143,7 +144,8 @@ def bench_vector_env(env_id, batch, actions, args, views=False):
     else:
         vec = botarena.vector_env(env_id, batch, seed=SEED)
     steps = actions.shape[0]
-    flat = actions.reshape((steps, -1) + actions.shape[3:])   # one action per slot
+    # one action per slot, int64 as a torch policy's samples reach SB3's VecEnv
+    flat = actions.reshape((steps, -1) + actions.shape[3:]).astype(np.int64)
 
     def prepare():
         if views:

@@ -8,8 +8,8 @@ bots a side, spawns a bot a side each turn up to the caps and builds towers on t
 ~110 units per env at turn 25, ~200 at turn 100, ~300 from turn ~200.  One row per position: the batch played greedy vs greedy from one seed up to
 ``turn`` (untimed), then ``--steps`` greedy steps timed from there.  Columns: the mean
 number of units (living or dead-this-turn, both players) per env while timed,
-env-steps/s of ``game.step(actions, autoreset=True)`` (the core's check and copy of the
-int64 actions included) and of the kernel alone (step + observe), each as wall time and
+env-steps/s of ``game.step(actions, autoreset=True)`` (the core's check of the actions,
+in the game's int8 buffer layout, included) and of the kernel alone (step + observe), each as wall time and
 as CPU time (``time.process_time``, steadier on a shared machine).  Serial kernels (one
 core).  The actions of each step are made before it, untimed (the greedy bot reads the
 state, so the state is warm in cache).  Each pass starts from the same position (state,
@@ -27,18 +27,21 @@ SEED = 12345
 
 
 class Greedy:
-    """The greedy bot's commands (``int64[E, 2, N * N]``) for both players of every env."""
+    """The greedy bot's commands for both players of every env, laid out as
+    ``game.actions`` (``int8[E, 2, N * N]``; the bot writes int64)."""
 
     def __init__(self, game):
         E, A = game.num_envs, game.num_agents
         self.game = game
         self.env_ids, self.agent_ids = np.repeat(np.arange(E), A), np.tile(np.arange(A), E)
         self.out = np.zeros((E * A,) + game.action_shape(), dtype=np.int64)
+        self.actions = np.zeros_like(game.actions)
 
     def __call__(self):
         game = self.game
         game.bots["greedy"](game.state, game.params, self.env_ids, self.agent_ids, self.out)
-        return self.out.reshape(game.actions.shape)
+        self.actions[...] = self.out.reshape(game.actions.shape)   # the bot's are legal
+        return self.actions
 
 
 def units_per_env(game):

@@ -192,8 +192,7 @@ def run(header, lines, verify=True, on_turn=None):
             if game.over[0]:
                 raise ReplayError(f"line {number}: a turn after the game's end")
             try:
-                game.actions[0] = np.asarray(line["actions"], dtype=np.int64)
-                game.step()
+                game.step(np.asarray(line["actions"], dtype=np.int64)[None])
             except (KeyError, TypeError, ValueError) as err:
                 raise ReplayError(f"line {number}: bad actions: {err}") from None
             if int(game.state.steps[0]) != line.get("turn"):

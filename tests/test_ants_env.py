@@ -266,12 +266,18 @@ def test_bad_input():
         env.step({"colony_0": np.full(400, 5, dtype=np.int64)})
     with pytest.raises(ValueError):
         env.step({"colony_0": np.full(400, -1, dtype=np.int64)})
+    with pytest.raises(ValueError):     # 257 would be 1 in the int8 buffer
+        env.step({"colony_0": np.full(400, 257, dtype=np.int64)})
+    with pytest.raises(ValueError):
+        env.step({"colony_1": np.full(400, 2 ** 63 + 1, dtype=np.uint64)})
     with pytest.raises(ValueError):
         env.step({"colony_9": np.zeros(400, dtype=np.int64)})
     game = AntsGame(Config(), 1)
     game.reset(seed=0)
     with pytest.raises(ValueError):
         game.step(np.full((1, 2, 400), 7))
+    with pytest.raises(ValueError):
+        game.step(np.full((1, 2, 400), 256 + 2))
     with pytest.raises(TypeError):
         game.step(np.zeros((1, 2, 400), dtype=np.float64))
     with pytest.raises(ValueError):

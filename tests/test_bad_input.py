@@ -111,10 +111,11 @@ def test_missing_agents_stay():
 # -- the end of the game -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("layout", ["batch", "strided", "int32"])
+@pytest.mark.parametrize("layout", ["batch", "int64", "strided", "int32"])
 def test_batched_step_takes_action_arrays_of_any_layout(layout):
-    """An int64 C-order array of the batch's shape is read where it is, other arrays are
-    copied: same trajectory either way, and a bad action is refused before any change."""
+    """An array laid out as the game's action buffer (int8, C order) is read where it is,
+    other arrays are copied: same trajectory either way, and a bad action is refused
+    before any change."""
     games = [PaintGame(Config(board="random", symmetric=True), 4) for _ in range(2)]
     for game in games:
         game.reset(seed=1)
@@ -123,7 +124,8 @@ def test_batched_step_takes_action_arrays_of_any_layout(layout):
         actions = rng.integers(0, len(Action), (4, 2))
         games[0].actions[...] = actions
         games[0].step()
-        given = {"batch": actions, "strided": np.repeat(actions, 2, axis=1)[:, ::2],
+        given = {"batch": actions.astype(np.int8), "int64": actions,
+                 "strided": np.repeat(actions, 2, axis=1)[:, ::2],
                  "int32": actions.astype(np.int32)}[layout]
         games[1].step(given)
         assert np.array_equal(given, actions)            # read, never written
@@ -135,6 +137,30 @@ def test_batched_step_takes_action_arrays_of_any_layout(layout):
     with pytest.raises(ValueError, match="outside"):
         games[1].step(bad)
     same_snapshot(before, games[1].snapshot(2))
+
+
+@pytest.mark.parametrize("value", [len(Action), 256, 256 + int(Action.WALK_E), -256, 2 ** 40])
+def test_actions_that_would_wrap_around_in_the_int8_buffer_are_refused(value):
+    """The action buffer is int8 (``core.batched.action_dtype``), where numpy would wrap
+    an int64 of 256 + 1 around to 1, a legal action: ``step`` and ``write_actions``
+    check the values before they narrow them, and nothing changes."""
+    game = PaintGame(Config(board=BOARD, max_turns=5), 2)
+    game.reset(seed=1)
+    assert game.actions.dtype == np.int8
+    before = game.snapshot(1)
+    bad = np.zeros((2, 2), dtype=np.int64)
+    bad[1, 0] = value
+    with pytest.raises(ValueError, match="outside"):
+        game.step(bad)
+    same_snapshot(before, game.snapshot(1))
+    game.actions[...] = 0
+    with pytest.raises(ValueError, match="outside"):
+        game.write_actions((1, 0), value)
+    with pytest.raises(ValueError, match="outside"):
+        game.write_actions((slice(None), 1), [0, value])
+    assert not game.actions.any()
+    game.write_actions((1, 0), int(Action.WALK_E))
+    assert game.actions.tolist() == [[0, 0], [int(Action.WALK_E), 0]]
 
 
 def test_step_after_the_end_raises():

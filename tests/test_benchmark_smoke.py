@@ -64,7 +64,7 @@ def test_recorded_actions_replay_legally(env_id):
 
     game = botarena.game(env_id, num_envs=3, **SHORT_CONFIGS[env_id])
     actions = record_actions(game, 12, seed=4)
-    assert actions.shape == (12,) + game.actions.shape and actions.dtype == np.int64
+    assert actions.shape == (12,) + game.actions.shape and actions.dtype == game.actions.dtype
     assert actions.min() >= 0 and actions.max() < game.action_values()
     replay = botarena.game(env_id, num_envs=3, **SHORT_CONFIGS[env_id])
     replay.reset(4)

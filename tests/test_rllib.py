@@ -68,6 +68,20 @@ def test_rllib_checks_every_game(env_id, opponent):
         assert infos[agent]["seat"] in range(env.game.num_agents)
 
 
+@pytest.mark.parametrize("value", [-1, 2 ** 40 + 1])
+def test_an_action_out_of_range_is_refused_before_the_game_changes(env_id, value):
+    """2 ** 40 + 1 would land in the game's int8 action buffer as 1: checked first."""
+    env = GameEnv(env_id, **SHORT_CONFIGS[env_id])
+    obs, _ = env.reset(seed=0)
+    before = [field.copy() for field in env.game.state]
+    shape = env.game.action_shape()
+    actions = {agent: np.zeros(shape, dtype=np.int64) for agent in obs}
+    actions[next(iter(obs))] = np.full(shape, value, dtype=np.int64)
+    with pytest.raises(ValueError, match="outside"):
+        env.step(actions)
+    assert all(np.array_equal(a, b) for a, b in zip(before, env.game.state))
+
+
 def test_the_batch_plays_the_games_of_separate_envs(env_id):
     """Env ``e`` of a batch seeded ``s`` and a ``GameEnv`` seeded ``s + e`` play the same
     games, opponents and seats, under RLlib's next-step autoreset."""

@@ -234,6 +234,25 @@ def test_sb3_opponent_bot_really_plays(env_id, bot):
     assert non_stay > 0
 
 
+@pytest.mark.parametrize("who", ["learner", "opponent"])
+def test_sb3_actions_that_would_wrap_around_are_refused(env_id, short_config, who):
+    """Values past the game's int8 action buffer (2 ** 40 + 1 would land there as 1) raise
+    ValueError, the learner's as an opponent policy's, and no game changes."""
+    wild = 2 ** 40 + 1
+
+    def opponent(obs, masks):
+        return np.full((len(obs),) + game.action_shape(), wild if who == "opponent" else 0)
+
+    venv = botarena.vector_env(env_id, 3, opponent=opponent, seed=4, **short_config)
+    game = venv.game
+    venv.reset()
+    before = [field.copy() for field in game.state]
+    learner = zeros(game, 3) + (wild if who == "learner" else 0)
+    with pytest.raises(ValueError, match="outside"):
+        venv.step(learner)
+    assert all(np.array_equal(a, b) for a, b in zip(before, game.state))
+
+
 def test_sb3_policy_opponent_callable(env_id, short_config):
     calls = []
     pick = last_legal_of(make_game(env_id, short_config))

@@ -148,7 +148,7 @@ class ScriptedPlayer(Player):
     def _act(self, game, e):
         state = game.copy_state([e])              # the bot writes scratch and its stream
         state.rng[0, rng_module.AGENT] = self.stream
-        out = np.zeros((1,) + game.actions.shape[2:], dtype=game.actions.dtype)
+        out = np.zeros((1,) + game.actions.shape[2:], dtype=np.int64)  # as every bot's caller
         self.bot(state, game.params, self.env_ids, self.agent_ids, out)
         self.stream = state.rng[0, rng_module.AGENT]
         return out[0] if out.ndim > 1 else int(out[0])

@@ -21,6 +21,13 @@ final_obs, final_scores, final_rank_keys))``
     ``final_obs[e]``, ``final_scores[e]`` and ``final_rank_keys[e]`` and starts a new game
     at once.
 
+Actions: the buffer ``actions`` (``[E, A]``, or ``[E, A, cells]`` for a command per cell)
+is int8, the narrowest integer that holds every action value (``action_dtype``): the
+step checks every entry before it plays, and at int64 that check of ants_v0's 800
+commands an env took ~30-50% of its step, reading memory.  ``step(actions)`` takes any
+integer array, and checks it as it copies it into the buffer; ``write_actions`` checks
+a part before writing it.
+
 Observations: ``obs_dtype="uint8"`` stores a true/full plane as 255, so that SB3 reads
 the planes as an image and scales them to [0, 1] itself; ``"float32"`` stores 1.0
 (``OBS_ONE``).
@@ -38,11 +45,19 @@ import numba
 import numpy as np
 
 from . import rng as rng_module
-from .jit import bind, first_outside
+from .jit import bind, first_outside, narrow_into
 
 PARALLEL_MIN_ENVS = 256
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
 OBS_ONE = {"uint8": 255, "float32": 1.0}  # value of a true (or full) plane cell
+
+
+def action_dtype(action_values):
+    """The action buffer's dtype: the narrowest signed integer that holds every action
+    value (int8 for every game so far).  The step's check reads the whole buffer, and a
+    command per cell makes it hundreds of entries an agent: at int64 the check took ~30%
+    of ants_v0's step, memory-bound (``docs/results.md``, session 18)."""
+    return np.min_scalar_type(-int(action_values))
 
 
 def _is_int(x):
@@ -112,7 +127,8 @@ class BatchedGame(ABC):
         self._action_values = self.action_values()
         # int8, PettingZoo's convention: ``action_space.sample(mask)`` takes it as is
         self.masks = np.zeros((E, A, self.num_actions()), dtype=np.int8)
-        self.actions = np.zeros((E, A) + self.action_shape(), dtype=np.int64)
+        self.actions = np.zeros((E, A) + self.action_shape(),
+                                dtype=action_dtype(self._action_values))
         self.rewards = np.zeros((E, A), dtype=np.float32)
         self.terminated = np.zeros((E, A), dtype=np.bool_)
         self.truncated = np.zeros((E, A), dtype=np.bool_)
@@ -133,6 +149,7 @@ class BatchedGame(ABC):
         self._step = bind(k.step_parallel if self.threaded else k.step, self.state, self.params,
                           1, (self.actions, False) + self._step_buffers())
         self._first_outside = bind(first_outside, self.actions, self._action_values)
+        self._narrow_int64 = None    # bound at the first int64 actions (``narrow``)
 
     def __getstate__(self):
         """Picklable (SuperSuit's and SB3's subprocess vector envs, Ray copy envs): the
@@ -140,7 +157,7 @@ class BatchedGame(ABC):
         is laid out again as ``make_state`` lays it out (pickle copies each field on its
         own: the kernels would run on another layout, compiled once more for it)."""
         state = self.__dict__.copy()
-        del state["_reset"], state["_step"], state["_first_outside"]
+        del state["_reset"], state["_step"], state["_first_outside"], state["_narrow_int64"]
         return state
 
     def __setstate__(self, state):
@@ -189,9 +206,12 @@ class BatchedGame(ABC):
         Envs whose game is over are skipped (reset them, or step with ``autoreset``);
         ``RuntimeError`` before every env was reset once.  Raises ``TypeError`` or
         ``ValueError`` for actions that are not integers of the batch's shape, or outside
-        ``[0, action_values)``, before any change.  An array laid out as ``self.actions``
-        (int64, C order, writeable) is read where it is; others are copied into
-        ``self.actions`` first (a command per cell makes that copy a sizable part of a step).
+        ``[0, action_values)``, before any env changes.  An array laid out as
+        ``self.actions`` (``action_dtype``: int8, C order, writeable) is read where it is;
+        others (e.g. int64) are checked as they are copied into ``self.actions``, in one
+        pass.  Whoever writes ``self.actions`` directly writes values that fit it (numpy
+        wraps an int64 of 300 around to 44 in an int8 array): ``write_actions`` checks
+        them first.
         """
         if not self._all_started:
             raise RuntimeError(f"step() before reset(): envs {np.flatnonzero(~self._started)[:8].tolist()} "
@@ -206,11 +226,35 @@ class BatchedGame(ABC):
                 raise ValueError(f"actions must have shape {self.actions.shape} (envs, agents"
                                  f"{', command per cell' if self.action_shape() else ''}), "
                                  f"got {actions.shape}")
-            if not self._same_layout(actions):
-                self.actions[...] = actions
-                actions = self.actions
-        self._raise_outside(actions, self._first_outside(actions, self._action_values))
+        if self._same_layout(actions):
+            self._raise_outside(actions, self._first_outside(actions, self._action_values))
+        else:
+            actions = np.ascontiguousarray(actions)
+            self._raise_outside(actions, self.narrow(actions))
+            actions = self.actions
         self._advance(actions, autoreset)
+
+    def narrow(self, source):
+        """Copy ``source`` (C-contiguous integers of ``self.actions``' size) into
+        ``self.actions``, checked in the same pass; the flat index of the first value
+        outside ``[0, action_values)``, or -1 (``core.jit.narrow_into``, over both arrays
+        flat: one compiled copy for every game).  int64, the usual source (numpy's,
+        SB3's, the ParallelEnv's), goes through an entry point bound at its first use."""
+        flat, out = source.reshape(-1), self.actions.reshape(-1)
+        if flat.dtype != np.int64:
+            return narrow_into(flat, out, self._action_values)
+        if self._narrow_int64 is None:
+            self._narrow_int64 = bind(narrow_into, flat, out, self._action_values)
+        return self._narrow_int64(flat, out, self._action_values)
+
+    def write_actions(self, index, values):
+        """``self.actions[index] = values``, the values checked first (``check_actions``),
+        before they are narrowed to the buffer's dtype."""
+        values = np.asarray(values)
+        if values.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, got dtype {values.dtype}")
+        self.check_actions(values)
+        self.actions[index] = values
 
     def _advance(self, actions, autoreset=False):
         """The step kernel on ``actions`` (laid out as ``self.actions``), unchecked: only
@@ -242,8 +286,8 @@ class BatchedGame(ABC):
         """Raise ``ValueError`` unless every action is in ``[0, action_values)``."""
         if self._same_layout(actions):
             i = self._first_outside(actions, self._action_values)
-        else:
-            actions = np.ascontiguousarray(actions)
+        else:      # flat: one compiled copy for any shape
+            actions = np.ascontiguousarray(actions).reshape(-1)
             i = first_outside(actions, self._action_values)
         self._raise_outside(actions, i)
 

@@ -242,6 +242,19 @@ def first_outside(values, high):
     return -1
 
 
+@hot(python=True, outermost=True)
+def narrow_into(values, out, high):
+    """``out[:] = values`` (1-D arrays of the same length; ``out`` of a narrower integer
+    type) with ``first_outside(values, high)`` checked in the same pass: the values are
+    checked before they are narrowed (where a value that does not fit would wrap
+    around).  Returns that index; ``out`` is written whole either way."""
+    bad = False
+    for i in range(values.shape[0]):
+        bad |= (values[i] < 0) | (values[i] >= high)
+        out[i] = values[i]
+    return first_outside(values, high) if bad else -1
+
+
 def batch_type(value, typ):
     """``typ``, numba's type of ``value``, as it is at every batch size: an array whose
     env axis (the first) strides past other data, as the fields of an env's record do

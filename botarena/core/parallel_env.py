@@ -77,6 +77,9 @@ class BatchedParallelEnv(ParallelEnv):
         self._act_space = self.game.action_space
         self._action_values = self.game.action_values()
         self._action_shape = self.game.action_shape()
+        # commands per cell are staged at int64, then checked as they are narrowed into
+        # the game's buffer (``BatchedGame.narrow``)
+        self._staged = np.zeros(self.game.actions.shape, dtype=np.int64)
         self._window = None
 
     @property
@@ -154,17 +157,16 @@ class BatchedParallelEnv(ParallelEnv):
             self._action_index(agent, action)
 
     def _set_array_actions(self, actions):
-        """Commands of array-action games, written into the game's action buffer and all
-        checked there, in one compiled pass, before the step; agents that send nothing
-        play 0, the no-op, everywhere."""
-        game = self.game
-        row = game.actions[0]
+        """Commands of array-action games, staged and then checked as they are written
+        into the game's action buffer, in one compiled pass, before the step; agents that
+        send nothing play 0, the no-op, everywhere."""
+        row = self._staged[0]
         if len(actions) < len(row):    # else every row is written below
             row[...] = 0
         for agent, action in actions.items():
             self._check_agent(agent)
             row[self._index[agent]] = self._shaped(agent, action)
-        i = game._first_outside(game.actions, self._action_values)
+        i = self.game.narrow(self._staged)
         if i >= 0:
             self._raise_entries(self.possible_agents[i // row[0].size])
 

@@ -140,8 +140,8 @@ class GameEnv(MultiAgentEnv):
             seats = np.array(self.bot_seats, dtype=np.int64)
             actions = np.zeros((len(seats),) + game.action_shape(), dtype=np.int64)
             self.bot.act(game, np.full(len(seats), self.index), seats, actions)
-            game.actions[self.index, seats] = actions
-        game.step(autoreset=True)      # checks every action; an ended game restarts at once
+            game.write_actions((self.index, seats), actions)
+        game.step(autoreset=True)      # an ended game restarts at once
         return self.collect()
 
     # -- the parts of a step, also driven by BatchedVectorEnv ----------------------------
@@ -168,12 +168,12 @@ class GameEnv(MultiAgentEnv):
                 {agent: self._info(agent) for agent in self._seat})
 
     def write_actions(self, action_dict):
-        """Put the agents' actions into the batch's action buffer."""
-        actions = self.game.actions
+        """Put the agents' actions into the batch's action buffer (checked: ``ValueError``
+        or ``TypeError`` for an action that is not one)."""
         for agent, action in action_dict.items():
             if agent not in self.agents:
                 raise ValueError(f"{agent!r} is not playing (agents: {self.agents})")
-            actions[self.index, self._seat[agent]] = action
+            self.game.write_actions((self.index, self._seat[agent]), action)
 
     def collect(self):
         """``(obs, rewards, terminateds, truncateds, infos)`` of the step just played."""
@@ -257,7 +257,7 @@ class BatchedVectorEnv(VectorMultiAgentEnv):
             env.write_actions(action_dict)
         for opponent, env_ids, seats, buffer in self._bot_groups:
             opponent.act(game, env_ids, seats, buffer)
-            game.actions[env_ids, seats] = buffer
+            game.write_actions((env_ids, seats), buffer)
         # the games waiting for RLlib's reset sit this step out: BatchedGame.step skips a
         # game that is over (those that ended already restarted in the kernel; a game
         # that the learner left goes on, and is started anew here)

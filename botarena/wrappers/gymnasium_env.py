@@ -76,13 +76,12 @@ class SingleAgentEnv(gymnasium.Env):
                 or action.min() < 0 or action.max() >= values):
             kind = f"an int array of shape {shape}" if shape else "an int"
             raise ValueError(f"the action must be {kind} in [0, {values}), got {action!r}")
-        actions = game.actions
-        actions[0, self.seat] = action
+        game.actions[0, self.seat] = action
         if len(self._others):
             self.opponent.act(game, self._other_envs, self._others, self._other_actions)
-            actions[0, self._others] = self._other_actions
-        game.step(actions)           # checked: a bad action (the learner's or an opponent's)
-        seat = self.seat             # raises ValueError before the game changes
+            game.write_actions((0, self._others), self._other_actions)   # checked
+        game.step()
+        seat = self.seat
         terminated = bool(game.terminated[0, seat])
         truncated = bool(game.truncated[0, seat]) and not terminated
         self._playing = not (terminated or truncated)

@@ -144,12 +144,11 @@ class AgentSlots:
         if self._all_learners:      # slot e * A + a is agent a of env e: the game's layout
             game.step(actions.reshape(game.actions.shape), autoreset=True)
         else:
-            game.check_actions(actions)
-            game.actions[self.learner_env, self.learner_agent] = actions
+            game.write_actions((self.learner_env, self.learner_agent), actions)
             for opp, env_ids, agent_ids, buf in self.opponents:
                 opp.act(game, env_ids, agent_ids, buf)
-                game.actions[env_ids, agent_ids] = buf
-            game.step(autoreset=True)     # the opponents' actions are checked too
+                game.write_actions((env_ids, agent_ids), buf)    # a policy's, checked too
+            game.step(autoreset=True)
         out = self._next_out()
         env_ended = (game.terminated | game.truncated).all(axis=1)
         rewards = self._gather(game.rewards, out["rewards"])
