@@ -5,7 +5,8 @@ from numba import njit, types
 from numba.core import config as numba_config
 from numba.extending import intrinsic
 
-from botarena.core.jit import FULL_OPT, INNER_OPT, bind, glue, hot, phase, view
+from botarena.core.jit import (FULL_OPT, INNER_OPT, bind, glue, hot, narrow_into,
+                               narrow_into_parallel, phase, view)
 
 
 @hot
@@ -125,3 +126,27 @@ def test_hot_functions_are_compiled_at_the_inner_level_unless_outermost():
     assert ("outer", int(FULL_OPT)) in LEVELS_SEEN
     assert ("inner", int(INNER_OPT)) in LEVELS_SEEN
     assert numba_config.OPT == FULL_OPT
+
+
+@pytest.mark.parametrize("chunks", [0, 1, 2, 3])
+def test_narrowing_copies_and_finds_the_first_value_outside(chunks):
+    """``narrow_into`` (serial, ``chunks == 0``) and ``narrow_into_parallel`` copy every
+    value into the narrower array and return the flat index of the first value outside
+    ``[0, high)``, whichever range of the threaded split holds it; values that int8
+    would wrap into range (256 + 2) count as outside."""
+    values = np.arange(40, dtype=np.int64) % 5
+
+    def narrow(values, out):
+        if not chunks:
+            return narrow_into(values, out, 5)
+        return narrow_into_parallel(values, out, 5, np.zeros(chunks, dtype=np.bool_))
+
+    out = np.full(40, -9, dtype=np.int8)
+    assert narrow(values, out) == -1 and np.array_equal(out, values)
+    for where, bad in (([38], [37]), ([38], [256 + 2]), ([31, 33], [5, -1])):
+        wild = values.copy()
+        wild[where] = bad
+        assert narrow(wild, out) == where[0]
+    first = values.copy()
+    first[[2, 35]] = 256 + 1, 7
+    assert narrow(first, out) == 2

@@ -45,7 +45,7 @@ import numba
 import numpy as np
 
 from . import rng as rng_module
-from .jit import bind, first_outside, narrow_into
+from .jit import bind, first_outside, narrow_into, narrow_into_parallel
 
 PARALLEL_MIN_ENVS = 256
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
@@ -239,8 +239,12 @@ class BatchedGame(ABC):
         ``self.actions``, checked in the same pass; the flat index of the first value
         outside ``[0, action_values)``, or -1 (``core.jit.narrow_into``, over both arrays
         flat: one compiled copy for every game).  int64, the usual source (numpy's,
-        SB3's, the ParallelEnv's), goes through an entry point bound at its first use."""
+        SB3's, the ParallelEnv's), goes through an entry point bound at its first use;
+        with the threaded kernels, the copy is split over their threads too."""
         flat, out = source.reshape(-1), self.actions.reshape(-1)
+        if self.threaded:
+            return narrow_into_parallel(flat, out, self._action_values,
+                                        np.zeros(self.chunks(), dtype=np.bool_))
         if flat.dtype != np.int64:
             return narrow_into(flat, out, self._action_values)
         if self._narrow_int64 is None:
