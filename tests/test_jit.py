@@ -5,8 +5,8 @@ from numba import njit, types
 from numba.core import config as numba_config
 from numba.extending import intrinsic
 
-from botarena.core.jit import (FULL_OPT, INNER_OPT, bind, glue, hot, narrow_into,
-                               narrow_into_parallel, phase, view)
+from botarena.core.jit import (FULL_OPT, INNER_OPT, bind, copy_parallel, glue, hot,
+                               narrow_into, narrow_into_parallel, phase, view)
 
 
 @hot
@@ -126,6 +126,16 @@ def test_hot_functions_are_compiled_at_the_inner_level_unless_outermost():
     assert ("outer", int(FULL_OPT)) in LEVELS_SEEN
     assert ("inner", int(INNER_OPT)) in LEVELS_SEEN
     assert numba_config.OPT == FULL_OPT
+
+
+@pytest.mark.parametrize("chunks", [1, 2, 3])
+def test_the_parallel_copy_copies_every_value(chunks):
+    """``copy_parallel`` writes every entry, whatever the split (41 values in 1, 2 or 3
+    ranges), and nothing past the destination's end."""
+    source = np.arange(41, dtype=np.uint8)
+    out = np.zeros(42, dtype=np.uint8)
+    copy_parallel(out[:41], source, chunks)
+    assert np.array_equal(out[:41], source) and out[41] == 0
 
 
 @pytest.mark.parametrize("chunks", [0, 1, 2, 3])

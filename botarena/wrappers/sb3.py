@@ -53,14 +53,17 @@ class BotarenaVecEnv(VecEnv):
         dones = terminated | truncated
         for i in self._dirty:
             self._infos[i].clear()
-        self._dirty = np.flatnonzero(dones).tolist()
-        for i in self._dirty:
-            score, outcome = self.slots.final_result(i)
-            self._infos[i].update({
-                "terminal_observation": self.slots.final_obs(i),
-                "TimeLimit.truncated": bool(truncated[i] and not terminated[i]),
-                "score": score, "outcome": outcome,
-            })
+        ended = np.flatnonzero(dones)
+        self._dirty = ended.tolist()
+        if self._dirty:     # each done slot's info, from a few array operations
+            final_obs = self.slots.final_obs(ended)
+            scores, outcomes = self.slots.final_results(ended)
+            time_outs = (truncated & ~terminated)[ended]
+            for k, (i, score, outcome, time_out) in enumerate(zip(
+                    self._dirty, scores.tolist(), outcomes.tolist(), time_outs.tolist())):
+                self._infos[i].update({"terminal_observation": final_obs[k],
+                                       "TimeLimit.truncated": time_out,
+                                       "score": score, "outcome": outcome})
         return obs, rewards, dones, list(self._infos)
 
     def action_masks(self):

@@ -33,6 +33,7 @@ new game, so no step is spent on a game the learner no longer plays.
 """
 import numpy as np
 
+from ..core.jit import copy_parallel
 from ..registry import env_module
 from .opponents import make_opponent
 
@@ -101,7 +102,9 @@ class AgentSlots:
     def _gather(self, array, out):
         """The slots' rows of a game buffer ``array[E, A, ...]``, written into ``out``."""
         rows = array.reshape((-1,) + array.shape[2:])
-        if self._all_learners:
+        if self._all_learners and self.game.threaded:
+            copy_parallel(out.reshape(-1), rows.reshape(-1), self.game.chunks())
+        elif self._all_learners:
             np.copyto(out, rows)
         else:   # "clip": the rows are valid, and numpy's default "raise" copies twice
             np.take(rows, self._rows, axis=0, out=out, mode="clip")
@@ -131,8 +134,8 @@ class AgentSlots:
     def step(self, actions):
         """Learner actions in, ``(obs, rewards, terminated, truncated)`` of the slots out.
 
-        A slot is terminated or truncated on the step its episode ends; ``final_obs(slot)``
-        and ``final_result(slot)`` then describe the episode that ended."""
+        A slot is terminated or truncated on the step its episode ends; ``final_obs(slots)``
+        and ``final_results(slots)`` then describe the episodes that ended."""
         game = self.game
         actions = np.asarray(actions)
         if actions.dtype.kind not in "iu":
@@ -175,9 +178,10 @@ class AgentSlots:
         np.logical_and(done, ~truncated, out=terminated)
         return self._hand_out(game.obs, out["obs"]), rewards, terminated, truncated
 
-    def final_obs(self, slot):
-        """The last observation of the slot's episode that just ended."""
-        return self.game.final_obs[self.learner_env[slot], self.learner_agent[slot]].copy()
+    def final_obs(self, slots):
+        """The last observations of the episodes of ``slots`` (an int array of slots whose
+        episode just ended), one new array ``[len(slots), ...]``."""
+        return self.game.final_obs[self.learner_env[slots], self.learner_agent[slots]]
 
     def final_obs_of(self, done):
         """Every slot's last observation where ``done`` (a mask of the slots whose episode
@@ -191,9 +195,10 @@ class AgentSlots:
         final[ended] = rows[self._rows[ended]]
         return final
 
-    def final_result(self, slot):
-        """(score, +1 win / 0 draw / -1 loss) of the slot's episode that just ended."""
-        return int(self._final_score[slot]), int(self._final_outcome[slot])
+    def final_results(self, slots):
+        """(scores, outcomes: +1 win / 0 draw / -1 loss), int arrays, of the episodes of
+        ``slots`` (as ``final_obs``)."""
+        return self._final_score[slots], self._final_outcome[slots]
 
 
 def outcomes(rank_keys, agents):
