@@ -4,8 +4,9 @@ Same slots as the SB3 VecEnv (``wrappers.slots``), with Gymnasium's same-step au
 (``metadata["autoreset_mode"] = AutoresetMode.SAME_STEP``): when a slot's episode ends,
 the returned observation already starts the next one, and ``infos["final_obs"]`` (with
 the mask ``infos["_final_obs"]``) holds the last one.  ``infos["action_mask"]`` holds
-every slot's action mask.  The observation, mask, reward and end-flag arrays are buffers
-that alternate (``wrappers.slots``): valid through the next step, then reused.  With
+every slot's action mask.  The observation, mask, reward, end-flag and final-observation
+arrays are buffers that alternate (``wrappers.slots``): valid through the next step, then
+reused.  With
 ``copy=False`` (as Gymnasium's ``SyncVectorEnv``) and no opponents, the observations and
 masks are the game's own buffers, valid until the next step: no copy at all, for loops
 that store what they keep before stepping again; so is ``infos["final_obs"]``, whose rows

@@ -85,6 +85,7 @@ class AgentSlots:
                      for _ in range(OUT_BUFFERS)]
         self._step_out = 0      # the set the next step (or reset) writes
         self._mask_out = 0      # the set the next action_masks() writes
+        self._final_out, self._final_next = None, 0     # final_obs_of's arrays, the next
 
     def set_opponent_policy(self, policy):
         """Give every policy opponent ``policy`` (self-play snapshots)."""
@@ -186,11 +187,16 @@ class AgentSlots:
     def final_obs_of(self, done):
         """Every slot's last observation where ``done`` (a mask of the slots whose episode
         just ended; other rows hold older data): a view of the game's buffer in the views
-        mode, else a new array."""
+        mode, else one of ``OUT_BUFFERS`` arrays used in turn (made at the first call; a
+        new array of tens of MB at every step cost more than the step's copies)."""
         if self._views:
             return self._hand_out(self.game.final_obs, None)
         rows = self.game.final_obs.reshape((-1,) + self.game.final_obs.shape[2:])
-        final = np.zeros((self.num_slots,) + rows.shape[1:], rows.dtype)
+        if self._final_out is None:
+            self._final_out = [np.zeros((self.num_slots,) + rows.shape[1:], rows.dtype)
+                               for _ in range(OUT_BUFFERS)]
+        final = self._final_out[self._final_next]
+        self._final_next = (self._final_next + 1) % OUT_BUFFERS
         ended = np.flatnonzero(done)
         final[ended] = rows[self._rows[ended]]
         return final
