@@ -124,12 +124,13 @@ def test_sb3_env_method_action_masks_one_per_slot(env_id, short_config):
     assert np.array_equal(masks, venv.action_masks())
 
 
-@pytest.mark.parametrize("threads", [False, True])
+@pytest.mark.parametrize("threads", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_sb3_autoreset_matches_game_replay(env_id, short_config, threads):
     """On the step a slot's episode ends: done, terminal_observation = the game's last
     observation (replayed without autoreset, then reset from the env's own RNG), and the
     returned obs is the new game's first observation; with the threaded kernels too (the
-    observations are then copied out on numba's threads)."""
+    observations are then copied out on numba's threads; slow: it compiles the threaded
+    kernels, as the slow thread-count test does)."""
     seed = 21
     venv = botarena.vector_env(env_id, E, seed=seed, threads=threads, **short_config)
     A = venv.game.num_agents
