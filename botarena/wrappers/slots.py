@@ -14,7 +14,7 @@ whose episode ended is in ``final_obs``.  Seeds: env ``e`` gets ``seed + e``.
 
 Buffers: the observations, masks, rewards and end flags handed out are written in place
 into arrays allocated once (a copy out of the game's own buffers, which its kernels
-update in place).  ``OUT_BUFFERS`` sets of them alternate, so what a step returned stays
+update in place; split over numba's threads with the threaded kernels).  ``OUT_BUFFERS`` sets of them alternate, so what a step returned stays
 valid through the next step, and is overwritten by the one after: SB3 stores a step's
 observations and masks in its rollout buffer only after the next step.  Copy what you
 keep for longer.  With ``copy=False`` and every agent a learner (``opponent=None``), the
