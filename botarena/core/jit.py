@@ -243,11 +243,10 @@ def first_outside(values, high):
 
 
 @hot
-def narrow_range(values, out, high, lo, hi):
-    """``out[lo:hi] = values[lo:hi]``; whether one of those values is outside
-    ``[0, high)``."""
+def narrow_range(values, out, high):
+    """``out[:] = values``; whether one of those values is outside ``[0, high)``."""
     bad = False
-    for i in range(lo, hi):
+    for i in range(values.shape[0]):
         bad |= (values[i] < 0) | (values[i] >= high)
         out[i] = values[i]
     return bad
@@ -259,14 +258,15 @@ def narrow_into(values, out, high):
     type) with ``first_outside(values, high)`` checked in the same pass: the values are
     checked before they are narrowed (where a value that does not fit would wrap
     around).  Returns that index; ``out`` is written whole either way."""
-    bad = narrow_range(values, out, high, 0, values.shape[0])
+    bad = narrow_range(values, out, high)
     return first_outside(values, high) if bad else -1
 
 
 def _narrow_threaded(values, out, high, bad):
     n, chunks = values.shape[0], bad.shape[0]
     for c in prange(chunks):
-        bad[c] = narrow_range(values, out, high, c * n // chunks, (c + 1) * n // chunks)
+        lo, hi = c * n // chunks, (c + 1) * n // chunks
+        bad[c] = narrow_range(values[lo:hi], out[lo:hi], high)  # from 0, as below
     for c in range(chunks):
         if bad[c]:
             return first_outside(values, high)
@@ -284,6 +284,7 @@ def _copy_threaded(dst, src, chunks):
     for c in prange(chunks):
         lo, hi = c * n // chunks, (c + 1) * n // chunks
         copy_into(dst[lo:hi], src[lo:hi])     # from 0: a loop from lo does not vectorize
+                                              # (narrowing ants' 26 MB: 2.2 ms, 0.8 from 0)
 
 
 # ``dst[:] = src`` (1-D arrays of one dtype and length) split into ``chunks`` ranges on
