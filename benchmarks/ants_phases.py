@@ -199,7 +199,7 @@ def profile(policy, batch, steps, warmup, repeats):
         profiled_step(game.state, game.params, actions, True, *buffers, ticks)
 
     def kernel(actions, ticks):
-        game._step(game.state, game.params, 1, (actions, True) + buffers)
+        game._advance(actions, True)
 
     def stepped(actions, ticks):
         game.step(actions, autoreset=True)

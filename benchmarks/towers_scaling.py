@@ -69,7 +69,7 @@ def measure(game, greedy, steps, repeats):
     """(units per env, {"step": (wall, cpu), "kernel": (wall, cpu)} env-steps/s) of
     ``steps`` steps from the game's current position (left as it was)."""
     def kernel(actions):
-        game._step(game.state, game.params, 1, (actions, True) + game._step_buffers())
+        game._advance(actions, True)
 
     calls = {"step": lambda actions: game.step(actions, autoreset=True), "kernel": kernel}
     state, obs, masks = game.copy_state(), game.obs.copy(), game.masks.copy()
