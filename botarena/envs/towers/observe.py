@@ -101,7 +101,10 @@ def draw_units(s, p, e, planes, masks):
 @hot
 def erase_units(s, e, planes, masks):
     """Undo ``draw_units`` of env e's current state: the unit planes and the own units'
-    mask entries (all but no-op) cleared at every tile where a living unit stands."""
+    mask entries (all but no-op) cleared at every tile where a living unit stands, once a
+    tile: a tile drawn with a bot shows a count of at least 1 / ``BOT_COUNT_CAP`` (not 0)
+    on its player's own bot plane, so a 0 there means an earlier bot's erase cleared it
+    (bots stand in stacks: random play keeps ~276 living bots on ~4 tiles)."""
     size = s.terrain.shape[1]
     tiles = size * size
     for q in range(NUM_PLAYERS):
@@ -110,6 +113,8 @@ def erase_units(s, e, planes, masks):
             if s.bot_dead[e, q, i]:
                 continue
             t = tile_of(s.bot_x[e, q, i], s.bot_y[e, q, i], size)
+            if planes[q, P_OWN_BOTS * tiles + view_tile(t, q, tiles)] == 0:
+                continue                      # erased for an earlier bot on the tile
             for a in range(NUM_PLAYERS):
                 k = bot_plane(q, a) * tiles + view_tile(t, a, tiles)
                 planes[a, k] = 0
