@@ -49,8 +49,9 @@ C_BLAST, C_TRANSFORM = int(Command.BLAST), int(Command.TRANSFORM)
 
 @phase
 def tile_of(x, y, size):
-    """The flat tile of position (x, y)."""
-    return int(math.floor(x)) * size + int(math.floor(y))
+    """The flat tile of position (x, y), on the map (x, y >= 0: truncation is the floor,
+    and a quarter of the cost of ``math.floor`` in numba's code)."""
+    return int(x) * size + int(y)
 
 
 @phase(python=True)
@@ -177,7 +178,7 @@ def falloff(damage, radius, d):
     """Damage of a blast at distance d: floor(damage * (radius - d) / radius), 0 beyond."""
     if d > radius:
         return 0
-    return int(math.floor(damage * (radius - d) / radius))
+    return int(damage * (radius - d) / radius)      # >= 0: truncation is the floor
 
 
 @hot
