@@ -18,6 +18,7 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec_wrapper
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from .jit import bind, narrow_into
 from .window import HumanWindow
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -78,9 +79,32 @@ class BatchedParallelEnv(ParallelEnv):
         self._action_values = self.game.action_values()
         self._action_shape = self.game.action_shape()
         # commands per cell are staged at int64, then checked as they are narrowed into
-        # the game's buffer (``BatchedGame.narrow``)
+        # the game's buffer (``core.jit.narrow_into``)
         self._staged = np.zeros(self.game.actions.shape, dtype=np.int64)
         self._window = None
+        self._bind_buffers()
+
+    def _bind_buffers(self):
+        """What a step reads and writes, taken once: the game's env-0 rows (obs, masks,
+        rewards, terminated, truncated, scores: indexing six buffers cost ~1 us a step) and
+        the narrowing of the staged commands, bound to the flat buffers.  Views, so taken
+        again on unpickling (a pickled view is a copy)."""
+        game = self.game
+        self._rows = tuple(array[0] for array in (game.obs, game.masks, game.rewards,
+                                                  game.terminated, game.truncated,
+                                                  game.scores))
+        flat = (self._staged.reshape(-1), game.actions.reshape(-1), self._action_values)
+        narrow = bind(narrow_into, *flat)
+        self._narrow_staged = lambda: narrow(*flat)
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        del state["_rows"], state["_narrow_staged"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._bind_buffers()
 
     @property
     def config(self):
@@ -110,7 +134,7 @@ class BatchedParallelEnv(ParallelEnv):
         return self.game.masks[0, self._index[agent]].copy()
 
     def _infos(self):
-        scores, masks = self.game.scores[0].tolist(), self._info_masks()
+        scores, masks = self._rows[5].tolist(), self._info_masks()
         index = self._index
         return {agent: {"score": scores[index[agent]], "action_mask": masks[index[agent]]}
                 for agent in self.agents}
@@ -139,7 +163,7 @@ class BatchedParallelEnv(ParallelEnv):
     def _info_masks(self):
         """Every agent's ``infos`` action mask, from one fresh copy of the game's masks: a
         row each, or for a command per cell a ``CellMasks`` each."""
-        masks = self.game.masks[0].copy()
+        masks = self._rows[1].copy()
         if self._action_shape:
             cells = masks.reshape(len(masks), -1, self._action_values)
             # indexing, not iterating: iterating a numpy array costs ~0.5 us more a row
@@ -160,13 +184,15 @@ class BatchedParallelEnv(ParallelEnv):
         """Commands of array-action games, staged and then checked as they are written
         into the game's action buffer, in one compiled pass, before the step; agents that
         send nothing play 0, the no-op, everywhere."""
-        row = self._staged[0]
+        row, index = self._staged[0], self._index
         if len(actions) < len(row):    # else every row is written below
             row[...] = 0
         for agent, action in actions.items():
-            self._check_agent(agent)
-            row[self._index[agent]] = self._shaped(agent, action)
-        i = self.game.narrow(self._staged)
+            i = index.get(agent)
+            if i is None:
+                self._check_agent(agent)
+            row[i] = self._shaped(agent, action)
+        i = self._narrow_staged()
         if i >= 0:
             self._raise_entries(self.possible_agents[i // row[0].size])
 
@@ -208,9 +234,10 @@ class BatchedParallelEnv(ParallelEnv):
         game._advance(game.actions)        # every action was checked above
         # one fresh copy per step, handed out as per-agent views (safe to keep); tolist()
         # gives Python floats and bools without a numpy scalar each
-        obs, masks = game.obs[0].copy(), self._info_masks()
-        rew, term, trunc = game.rewards[0].tolist(), game.terminated[0].tolist(), game.truncated[0].tolist()
-        scores = game.scores[0].tolist()
+        obs_row, _, rew_row, term_row, trunc_row, score_row = self._rows
+        obs, masks = obs_row.copy(), self._info_masks()
+        rew, term, trunc = rew_row.tolist(), term_row.tolist(), trunc_row.tolist()
+        scores = score_row.tolist()
         observations, rewards, terminations, truncations, infos = {}, {}, {}, {}, {}
         still_playing = []
         for agent in self.agents:
