@@ -59,11 +59,16 @@ class BotarenaVecEnv(VecEnv):
             final_obs = self.slots.final_obs(ended)
             scores, outcomes = self.slots.final_results(ended)
             time_outs = (truncated & ~terminated)[ended]
-            for k, (i, score, outcome, time_out) in enumerate(zip(
-                    self._dirty, scores.tolist(), outcomes.tolist(), time_outs.tolist())):
-                self._infos[i].update({"terminal_observation": final_obs[k],
-                                       "TimeLimit.truncated": time_out,
-                                       "score": score, "outcome": outcome})
+            # keys set one by one: half the time of update() with a new dict (at 4,096
+            # games all 8,192 slots of paint_v0 end on one step)
+            for i, last, score, outcome, time_out in zip(
+                    self._dirty, final_obs, scores.tolist(), outcomes.tolist(),
+                    time_outs.tolist()):
+                info = self._infos[i]
+                info["terminal_observation"] = last
+                info["TimeLimit.truncated"] = time_out
+                info["score"] = score
+                info["outcome"] = outcome
         return obs, rewards, dones, list(self._infos)
 
     def action_masks(self):
