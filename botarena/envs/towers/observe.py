@@ -17,7 +17,7 @@ from ...core.jit import copy_into, fill_plane, hot, phase
 from .constants import (BOT_COUNT_CAP, FIRST_MOVE, FLAG, MARGIN_CAP, NUM_COMMANDS,
                         NUM_PLAYERS, TURN_SCORE_CAP, WATER, Command, Plane)
 from .paths import NUM_DIRECTIONS, step_ok
-from .rules import count_bots, tile_of, tower_age, view_direction, view_tile
+from .rules import count_bots, tower_age, view_direction, view_tile
 
 P_OWN_BOTS, P_ENEMY_BOTS = int(Plane.OWN_BOTS), int(Plane.ENEMY_BOTS)
 BOT_HP_OFFSET = int(Plane.OWN_BOT_HP) - int(Plane.OWN_BOTS)
@@ -58,8 +58,8 @@ def draw_bot_mask(terrain, tower_at, nbr, base_tile, t, a, pool_open, mask):
 def draw_units(s, p, e, planes, masks):
     """Env e's living units on every player's unit planes and its own units' mask
     entries, over planes and masks that show no unit.  Each tile with bots is drawn once,
-    from ``s.count`` / ``s.hp_sum`` (counted here; every tile drawn is zeroed again, so
-    they are zero afterwards as between uses)."""
+    from ``s.count`` / ``s.hp_sum`` and the tiles ``count_bots`` lists (counted here;
+    every tile drawn is zeroed again, so they are zero afterwards as between uses)."""
     size = s.terrain.shape[1]
     tiles = size * size
     terrain, tower_at = s.terrain[e].reshape(tiles), s.tower_at[e]
@@ -68,13 +68,9 @@ def draw_units(s, p, e, planes, masks):
     for q in range(NUM_PLAYERS):
         count, hp_sum = s.count[e, q], s.hp_sum[e, q]
         pool_open = s.num_towers[e, q] < s.tower_x.shape[2]
-        for i in range(s.num_bots[e, q]):
-            if s.bot_dead[e, q, i]:
-                continue
-            t = tile_of(s.bot_x[e, q, i], s.bot_y[e, q, i], size)
+        for j in range(s.num_stacks[e, q]):
+            t = s.stack_tile[e, q, j]
             c = count[t]
-            if c == 0:                        # drawn for an earlier bot on the tile
-                continue
             hp = hp_sum[t]
             count[t] = 0
             hp_sum[t] = 0
@@ -101,20 +97,14 @@ def draw_units(s, p, e, planes, masks):
 @hot
 def erase_units(s, e, planes, masks):
     """Undo ``draw_units`` of env e's current state: the unit planes and the own units'
-    mask entries (all but no-op) cleared at every tile where a living unit stands, once a
-    tile: a tile drawn with a bot shows a count of at least 1 / ``BOT_COUNT_CAP`` (not 0)
-    on its player's own bot plane, so a 0 there means an earlier bot's erase cleared it
-    (bots stand in stacks: random play keeps ~276 living bots on ~4 tiles)."""
+    mask entries (all but no-op) cleared at every tile where a living unit stands: the
+    bots' tiles as the draw's ``count_bots`` listed them (each once)."""
     size = s.terrain.shape[1]
     tiles = size * size
     for q in range(NUM_PLAYERS):
         mask = masks[q]
-        for i in range(s.num_bots[e, q]):
-            if s.bot_dead[e, q, i]:
-                continue
-            t = tile_of(s.bot_x[e, q, i], s.bot_y[e, q, i], size)
-            if planes[q, P_OWN_BOTS * tiles + view_tile(t, q, tiles)] == 0:
-                continue                      # erased for an earlier bot on the tile
+        for j in range(s.num_stacks[e, q]):
+            t = s.stack_tile[e, q, j]
             for a in range(NUM_PLAYERS):
                 k = bot_plane(q, a) * tiles + view_tile(t, a, tiles)
                 planes[a, k] = 0

@@ -103,12 +103,15 @@ def spawn_at_base(s, p, e, a, count):
 def apply_commands(s, p, e, actions):
     """Phase 1: each entry of the command grids ``actions[a, view tile]`` goes to one
     unit: the first living bot of player a on that tile in pool order (its oldest), or
-    the player's tower there (blast).  The marks of the tiles served live in
-    ``s.count[e, a]`` (zero between uses) while the phase runs."""
+    the player's tower there (blast).  While the phase runs, the tiles served are marked
+    in ``s.count[e, a]`` (zero between uses) and listed in ``s.queue[e]`` (the search's
+    scratch), which unmarks them after."""
     size = s.terrain.shape[1]
     tiles = size * size
+    listed = s.queue[e]
     for a in range(NUM_PLAYERS):
         row, served = actions[a], s.count[e, a]
+        num_served = 0
         for i in range(s.num_bots[e, a]):
             if s.bot_dead[e, a, i]:
                 continue
@@ -117,6 +120,8 @@ def apply_commands(s, p, e, actions):
             if served[t]:
                 continue
             served[t] = 1
+            listed[num_served] = t
+            num_served += 1
             c = row[view_tile(t, a, tiles)]
             if c == C_BLAST or c == C_TRANSFORM:
                 s.bot_cmd[e, a, i] = BLAST if c == C_BLAST else TRANSFORM
@@ -128,8 +133,8 @@ def apply_commands(s, p, e, actions):
                     s.bot_cmd[e, a, i] = MOVE
                     s.bot_tx[e, a, i] = n // size + 0.5
                     s.bot_ty[e, a, i] = n % size + 0.5
-        for i in range(s.num_bots[e, a]):
-            served[tile_of(s.bot_x[e, a, i], s.bot_y[e, a, i], size)] = 0
+        for j in range(num_served):
+            served[listed[j]] = 0
         for i in range(s.num_towers[e, a]):
             t = s.tower_x[e, a, i] * size + s.tower_y[e, a, i]
             s.tower_blast[e, a, i] = row[view_tile(t, a, tiles)] == C_BLAST
@@ -309,15 +314,24 @@ def move_bots(s, p, e):
 @hot
 def count_bots(s, e):
     """Every living bot counted in ``s.count[e]`` and its HP in ``s.hp_sum[e]`` (both zero
-    between uses: ``clear_counts`` after use, or each tile zeroed as it is read)."""
+    between uses: ``clear_counts`` after use, or each tile zeroed as it is read), and the
+    tiles counted listed, each once, in ``s.stack_tile[e, a, :s.num_stacks[e, a]]``
+    (bots stand in stacks: random play keeps ~276 living bots on ~4 tiles).  The last
+    count of a step is the observation's, so the list names the tiles whose bots the
+    planes show until the next step erases them."""
     size = s.terrain.shape[1]
     for a in range(NUM_PLAYERS):
-        count, hp_sum = s.count[e, a], s.hp_sum[e, a]
+        count, hp_sum, tiles = s.count[e, a], s.hp_sum[e, a], s.stack_tile[e, a]
+        n = 0
         for i in range(s.num_bots[e, a]):
             if not s.bot_dead[e, a, i]:
                 t = tile_of(s.bot_x[e, a, i], s.bot_y[e, a, i], size)
+                if count[t] == 0:
+                    tiles[n] = t
+                    n += 1
                 count[t] += 1
                 hp_sum[t] += s.bot_hp[e, a, i]
+        s.num_stacks[e, a] = n
 
 
 @phase
@@ -381,12 +395,10 @@ def transform(s, p, e):
 
 @hot
 def clear_counts(s, e):
-    """Clear ``s.count[e]`` and ``s.hp_sum[e]`` at every bot's tile (living or not: a bot
-    that transformed was counted while living)."""
-    size = s.terrain.shape[1]
+    """Clear ``s.count[e]`` and ``s.hp_sum[e]`` at every tile ``count_bots`` listed."""
     for a in range(NUM_PLAYERS):
-        for i in range(s.num_bots[e, a]):
-            t = tile_of(s.bot_x[e, a, i], s.bot_y[e, a, i], size)
+        for j in range(s.num_stacks[e, a]):
+            t = s.stack_tile[e, a, j]
             s.count[e, a, t] = 0
             s.hp_sum[e, a, t] = 0
 

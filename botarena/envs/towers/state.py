@@ -28,10 +28,14 @@ dead, until the next turn starts (it still counts against the cap).
 | tower_damage       | [E, P, T] int32    | scratch: damage summed over a turn                 |
 | count              | [E, P, NN] int32   | scratch: living bots per tile (zero between uses)  |
 | hp_sum             | [E, P, NN] int32   | scratch: their HP (zero between uses)              |
+| stack_tile         | [E, P, NN] int32   | the tiles of the living bots, each once, as        |
+|                    |                    | ``count_bots`` last listed them (see it)           |
+| num_stacks         | [E, P] int32       | how many tiles ``stack_tile`` lists                |
 | field              | [E, K, NN] int32   | distance fields: steps to a destination tile       |
 | field_dest         | [E, K] int32       | each field's destination tile, -1: none            |
 | field_next         | [E] int32          | the slot the next field replaces                   |
-| queue              | [E, NN] int32      | scratch: the breadth-first search's queue          |
+| queue              | [E, NN] int32      | scratch: the breadth-first search's queue (and     |
+|                    |                    | ``apply_commands``' tiles served)                  |
 | scores             | [E, P] int32       | game points                                        |
 | prev_scores        | [E, P] int32       | game points before the last step (rewards)         |
 | turn_scores        | [E, P] int32       | the last turn's scores                             |
@@ -74,6 +78,8 @@ FIELDS = (
     ("tower_damage", lambda N, P, B, T: (P, T), np.int32),
     ("count", lambda N, P, B, T: (P, N * N), np.int32),
     ("hp_sum", lambda N, P, B, T: (P, N * N), np.int32),
+    ("stack_tile", lambda N, P, B, T: (P, N * N), np.int32),
+    ("num_stacks", lambda N, P, B, T: (P,), np.int32),
     ("field", lambda N, P, B, T: (FIELD_SLOTS, N * N), np.int32),
     ("field_dest", lambda N, P, B, T: (FIELD_SLOTS,), np.int32),
     ("field_next", lambda N, P, B, T: (), np.int32),
