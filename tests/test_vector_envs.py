@@ -411,11 +411,13 @@ def test_gymnasium_vector_env_without_copies_hands_out_the_game_buffers(env_id, 
     for t in range(30):
         assert np.shares_memory(view, game.obs) and np.shares_memory(view_infos["action_mask"],
                                                                       game.masks)
-        assert not np.shares_memory(obs, copying.slots.game.obs)
         assert np.array_equal(view, obs) and np.array_equal(view_infos["action_mask"],
                                                             infos["action_mask"])
         actions = random_legal(infos["action_mask"], rng, game)
+        kept, kept_copy = obs, obs.copy()
         obs, rewards, terminated, truncated, infos = copying.step(actions)
+        # the copying env's observations stay valid through the next step
+        assert np.array_equal(kept, kept_copy) and not np.shares_memory(kept, obs)
         view, view_rewards, view_terminated, view_truncated, view_infos = viewing.step(actions)
         for mine, theirs in ((view_rewards, rewards), (view_terminated, terminated),
                              (view_truncated, truncated)):
@@ -428,6 +430,38 @@ def test_gymnasium_vector_env_without_copies_hands_out_the_game_buffers(env_id, 
     venv = botarena.gymnasium_vector_env(env_id, 3, opponent="greedy", copy=False, **short_config)
     obs, _ = venv.reset(seed=0)
     assert not np.shares_memory(obs, venv.slots.game.obs)
+
+
+def test_redrawing_game_draws_into_the_buffer_handed_out():
+    """paint_v0 draws its observations whole each step: with every agent a learner, the
+    kernel draws them straight into the buffer the vector env hands out (no copy), the
+    two sets alternate, what a step returned stays as it was through the next step, and
+    a refused step leaves the game's observations where and as they were."""
+    venv = botarena.vector_env("paint_v0", 3, seed=2)
+    game = venv.game
+    assert game.redraws_observations
+    mirror = make_game("paint_v0", {}, 3)
+    mirror.reset(2)
+    rng = np.random.default_rng(0)
+    handed = [venv.reset()]
+    for t in range(12):
+        actions = random_legal(venv.action_masks(), rng, game)
+        before = handed[-1].copy()
+        handed.append(venv.step(actions)[0])
+        mirror.step(actions.reshape(mirror.actions.shape), autoreset=True)
+        assert np.shares_memory(handed[-1], game.obs)
+        assert not np.shares_memory(handed[-1], handed[-2])
+        assert np.array_equal(handed[-2], before)             # valid through the next step
+        assert np.array_equal(handed[-1], mirror.obs.reshape(handed[-1].shape)), t
+    assert np.shares_memory(handed[-1], handed[-3])          # two sets, in turn
+    drawn, shown = game.obs, game.obs.copy()
+    with pytest.raises(ValueError):
+        venv.step(np.full(3 * game.num_agents, game.action_values()))
+    assert game.obs is drawn and np.array_equal(game.obs, shown)
+    # an opponent seat, or a game that updates in place: copies, as before
+    for env_id, opponent in (("paint_v0", "random"), ("dungeon_v0", None)):
+        other = botarena.vector_env(env_id, 3, opponent=opponent, seed=0)
+        assert not np.shares_memory(other.reset(), other.game.obs)
 
 
 def test_gymnasium_vector_env_with_opponent(env_id, short_config):

@@ -108,6 +108,11 @@ class BatchedGame(ABC):
     # the side of a board cell in ``render_rgb``'s picture, in pixels; for a command per
     # cell, the board's cells in reading order are the action's entries
     cell_pixels = None
+    # True where a played env's observations are drawn whole, reading nothing of the last
+    # ones: ``self.obs`` may then be pointed at another buffer between steps (the vector
+    # envs' slots let the kernel draw into the buffer they hand out, no copy); False where
+    # a step updates them in place
+    redraws_observations = False
 
     def __init__(self, config, num_envs=1, threads=None):
         if not _is_int(num_envs) or num_envs < 1:

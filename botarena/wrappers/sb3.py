@@ -5,8 +5,8 @@ slots of ``AgentSlots`` (see ``wrappers.slots``) as SB3 envs, so one policy play
 learner seat.  SB3's auto-reset semantics: a done slot's ``infos[i]`` holds
 ``terminal_observation``, ``TimeLimit.truncated`` (True only for time-outs, never for a
 game's own end), ``score`` and ``outcome`` (+1/0/-1 against the best opponent) of the
-finished episode.  ``action_masks()`` serves MaskablePPO.  The info dicts are reused from
-step to step (only done slots carry keys): copy one if you keep it.  The observation,
+finished episode.  ``action_masks()`` serves MaskablePPO.  The infos list and its dicts are
+reused from step to step (only done slots carry keys): copy what you keep.  The observation,
 mask, reward and done arrays are buffers that alternate (``wrappers.slots``): valid
 through the next step, then reused.
 """
@@ -69,7 +69,7 @@ class BotarenaVecEnv(VecEnv):
                 info["TimeLimit.truncated"] = time_out
                 info["score"] = score
                 info["outcome"] = outcome
-        return obs, rewards, dones, list(self._infos)
+        return obs, rewards, dones, self._infos
 
     def action_masks(self):
         return self.slots.action_masks()

@@ -17,7 +17,10 @@ into arrays allocated once (a copy out of the game's own buffers, which its kern
 update in place; split over numba's threads with the threaded kernels).  ``OUT_BUFFERS`` sets of them alternate, so what a step returned stays
 valid through the next step, and is overwritten by the one after: SB3 stores a step's
 observations and masks in its rollout buffer only after the next step.  Copy what you
-keep for longer.  With ``copy=False`` and every agent a learner (``opponent=None``), the
+keep for longer.  A game that draws its observations whole every step
+(``redraws_observations``, paint_v0) with every agent a learner draws them straight into
+the set's observation buffer: the game's ``obs`` is pointed at it before the step, and
+nothing is copied.  With ``copy=False`` and every agent a learner (``opponent=None``), the
 observations and masks handed out are the game's own buffers instead (views, no copy:
 their slots are the game's rows), valid only until the next step or reset: for loops that
 store a step's observations before they step again (Gymnasium's ``copy=False``).
@@ -33,13 +36,13 @@ new game, so no step is spent on a game the learner no longer plays.
 """
 import numpy as np
 
-from ..core.jit import copy_parallel
+from ..core.jit import copy_parallel, hot
 from ..registry import env_module
 from .opponents import make_opponent
 
 OUT_BUFFERS = 2   # sets of output arrays, used in turn (see above)
-# the smallest copy split over numba's threads: below it (rewards, flags: tens of kB at
-# 4096 envs) waking the threads cost ~20 us a copy, ten times numpy's copy
+# the smallest copy split over numba's threads: below it (e.g. paint_v0's masks, 140 kB at
+# 4096 envs) waking the threads cost more than they save (~20 us a copy)
 PARALLEL_COPY_BYTES = 1 << 20
 
 
@@ -75,9 +78,13 @@ class AgentSlots:
         self.num_slots = len(self.learner_env)
         self._rows = self.learner_env * A + self.learner_agent   # slot -> row of (E * A)
         self._final_score = np.zeros(self.num_slots, dtype=np.int64)
+        self._done = np.zeros(self.num_slots, dtype=np.bool_)     # scratch of step()
+        self._env_ended = np.zeros(E, dtype=np.bool_)
         self._final_outcome = np.zeros(self.num_slots, dtype=np.int64)
         self._all_learners = opponent is None
         self._views = not copy and self._all_learners
+        # the kernel draws into the set's own buffer (see above): the first is the game's
+        self._redraw = self._all_learners and not self._views and game.redraws_observations
         self.observation_space = game.observation_space
         self.action_space = game.action_space
         self._out = [{name: np.empty((self.num_slots,) + array.shape[2:], array.dtype)
@@ -86,6 +93,8 @@ class AgentSlots:
                                           ("terminated", game.terminated),
                                           ("truncated", game.truncated))}
                      for _ in range(OUT_BUFFERS)]
+        if self._redraw:
+            self._out[0]["obs"] = game.obs.reshape(self._out[0]["obs"].shape)
         self._step_out = 0      # the set the next step (or reset) writes
         self._mask_out = 0      # the set the next action_masks() writes
         self._final_out, self._final_next = None, 0     # final_obs_of's arrays, the next
@@ -121,14 +130,38 @@ class AgentSlots:
             return array.reshape((-1,) + array.shape[2:])
         return self._gather(array, out)
 
+    def _hand_out_obs(self, out):
+        """The observations as handed out: where the kernel drew them into ``out``
+        already, ``out`` itself."""
+        return out if self._redraw else self._hand_out(self.game.obs, out)
+
+    def _into_next(self, play):
+        """``play()``, a reset or step of the game; in redraw mode with the game's ``obs``
+        pointed at the next set's buffer first, where it draws them whole (the rows of envs
+        it will not play, over without autoreset, carried over), and pointed back if
+        ``play`` raises (a refused step changes nothing)."""
+        if not self._redraw:
+            return play()
+        game = self.game
+        drawn = game.obs
+        target = self._out[self._step_out]["obs"].reshape(drawn.shape)
+        skipped = np.flatnonzero(game.over)
+        target[skipped] = drawn[skipped]
+        game.obs = target
+        try:
+            return play()
+        except BaseException:
+            game.obs = drawn
+            raise
+
     def _next_out(self):
         out = self._out[self._step_out]
         self._step_out = (self._step_out + 1) % OUT_BUFFERS
         return out
 
     def reset(self, seed=None):
-        self.game.reset(seed)
-        return self._hand_out(self.game.obs, self._next_out()["obs"])
+        self._into_next(lambda: self.game.reset(seed))
+        return self._hand_out_obs(self._next_out()["obs"])
 
     def action_masks(self):
         out = self._out[self._mask_out]["masks"]
@@ -149,7 +182,8 @@ class AgentSlots:
             raise ValueError(f"actions must have shape {shape} (one per slot), got "
                              f"{actions.shape}")
         if self._all_learners:      # slot e * A + a is agent a of env e: the game's layout
-            game.step(actions.reshape(game.actions.shape), autoreset=True)
+            self._into_next(lambda: game.step(actions.reshape(game.actions.shape),
+                                              autoreset=True))
         else:
             game.write_actions((self.learner_env, self.learner_agent), actions)
             for opp, env_ids, agent_ids, buf in self.opponents:
@@ -157,19 +191,17 @@ class AgentSlots:
                 game.write_actions((env_ids, agent_ids), buf)    # a policy's, checked too
             game.step(autoreset=True)
         out = self._next_out()
-        env_ended = all_agents(game.terminated | game.truncated)
-        rewards = self._gather(game.rewards, out["rewards"])
-        truncated = self._gather(game.truncated, out["truncated"])
-        terminated = out["terminated"]
-        done = env_ended[self.learner_env]
-        slot_env, slot_agent = self.learner_env, self.learner_agent
-        ended = np.flatnonzero(done)
-        if len(ended):
+        rewards, terminated, truncated = out["rewards"], out["terminated"], out["truncated"]
+        slot_env, slot_agent, done = self.learner_env, self.learner_agent, self._done
+        if slot_flags(game.terminated, game.truncated, game.rewards, self._rows, slot_env,
+                      self._all_learners, self._env_ended, rewards, terminated, truncated,
+                      done):
+            ended = np.flatnonzero(done)
             envs, agents = slot_env[ended], slot_agent[ended]
             self._final_score[ended] = game.final_scores[envs, agents]
             self._final_outcome[ended] = outcomes(game.final_rank_keys[envs], agents)
         if self.opponents:
-            left = self._gather(game.terminated, terminated) & ~done
+            left = terminated & ~done
             if left.any():
                 envs = slot_env[left]
                 game.final_obs[envs] = game.obs[envs]
@@ -180,7 +212,7 @@ class AgentSlots:
                 done = done | left
         truncated &= done
         np.logical_and(done, ~truncated, out=terminated)
-        return self._hand_out(game.obs, out["obs"]), rewards, terminated, truncated
+        return self._hand_out_obs(out["obs"]), rewards, terminated, truncated
 
     def final_obs(self, slots):
         """The last observations of the episodes of ``slots`` (an int array of slots whose
@@ -210,13 +242,47 @@ class AgentSlots:
         return self._final_score[slots], self._final_outcome[slots]
 
 
-def all_agents(flags):
-    """``flags.all(axis=1)`` of a ``bool[E, A]`` array, column by column: numpy's
-    reduction over a short last axis took 60-80 us at 4096 envs, this ~4 us."""
-    out = flags[:, 0].copy()
-    for a in range(1, flags.shape[1]):
-        out &= flags[:, a]
-    return out
+@hot(python=True, outermost=True)
+def slot_flags(terminated, truncated, rewards, rows, slot_env, in_order, env_ended,
+               out_rewards, out_terminated, out_truncated, done):
+    """A step's rewards and flags of the slots (numpy's ``all(axis=1)`` over two agents
+    alone took 60-80 us at 4,096 envs; this, ~11 us): ``env_ended[e]``, every agent of
+    env e terminated or truncated; for slot i, row ``rows[i]`` of the game's ``[E, A]``
+    arrays (flat) in env ``slot_env[i]``: its reward, terminated and truncated flags as the
+    game set them, and ``done[i]``, its env ended.  ``in_order``: slot i is row i (every
+    agent a slot), copied without the index.  Returns how many slots are done.  The
+    flags are read and written as bytes: numba's bool loads and stores test each value."""
+    E, A = terminated.shape
+    term = terminated.reshape(E * A).view(np.uint8)
+    trunc = truncated.reshape(E * A).view(np.uint8)
+    rew = rewards.reshape(E * A)
+    ended = env_ended.view(np.uint8)
+    out_term, out_trunc = out_terminated.view(np.uint8), out_truncated.view(np.uint8)
+    out_done = done.view(np.uint8)
+    for e in range(E):
+        all_out = 1
+        for a in range(A):
+            all_out &= term[e * A + a] | trunc[e * A + a]
+        ended[e] = all_out
+    if in_order:        # one loop each: they vectorize
+        for i in range(E * A):
+            out_rewards[i] = rew[i]
+        for i in range(E * A):
+            out_term[i] = term[i]
+        for i in range(E * A):
+            out_trunc[i] = trunc[i]
+    else:
+        for i in range(rows.shape[0]):
+            k = rows[i]
+            out_rewards[i] = rew[k]
+            out_term[i] = term[k]
+            out_trunc[i] = trunc[k]
+    count = 0
+    for i in range(rows.shape[0]):
+        d = ended[slot_env[i]]
+        out_done[i] = d
+        count += d
+    return count
 
 
 def outcomes(rank_keys, agents):

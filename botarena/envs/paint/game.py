@@ -30,6 +30,7 @@ class PaintGame(BatchedGame):
     bots = BOTS
     action_meanings = Action
     cell_pixels = render.SQUARE_PIXELS
+    redraws_observations = True     # observe.py draws every plane whole each turn
 
     def __init__(self, config=None, num_envs=1, threads=None):
         config = Config() if config is None else config
