@@ -256,6 +256,16 @@ class BatchedGame(ABC):
             self._narrow_int64 = bind(narrow_into, flat, out, self._action_values)
         return self._narrow_int64(flat, out, self._action_values)
 
+    def narrowing(self, source):
+        """A call without arguments doing ``narrow(source)`` for one fixed ``source`` (e.g.
+        a front-end's staging buffer), its flat views and compiled entry point taken once:
+        ``narrow`` takes them at every call (~0.5 us, a tenth of a small game's step)."""
+        if self.threaded:
+            return lambda: self.narrow(source)
+        flat = (source.reshape(-1), self.actions.reshape(-1), self._action_values)
+        entry = bind(narrow_into, *flat)
+        return lambda: entry(*flat)
+
     def write_actions(self, index, values):
         """``self.actions[index] = values``, the values checked first (``check_actions``),
         before they are narrowed to the buffer's dtype."""

@@ -18,7 +18,6 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec_wrapper
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from .jit import bind, narrow_into
 from .window import HumanWindow
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -79,7 +78,7 @@ class BatchedParallelEnv(ParallelEnv):
         self._action_values = self.game.action_values()
         self._action_shape = self.game.action_shape()
         # commands per cell are staged at int64, then checked as they are narrowed into
-        # the game's buffer (``core.jit.narrow_into``)
+        # the game's buffer (``BatchedGame.narrowing``)
         self._staged = np.zeros(self.game.actions.shape, dtype=np.int64)
         self._window = None
         self._bind_buffers()
@@ -93,9 +92,7 @@ class BatchedParallelEnv(ParallelEnv):
         self._rows = tuple(array[0] for array in (game.obs, game.masks, game.rewards,
                                                   game.terminated, game.truncated,
                                                   game.scores))
-        flat = (self._staged.reshape(-1), game.actions.reshape(-1), self._action_values)
-        narrow = bind(narrow_into, *flat)
-        self._narrow_staged = lambda: narrow(*flat)
+        self._narrow_staged = game.narrowing(self._staged)
 
     def __getstate__(self):
         state = self.__dict__.copy()
