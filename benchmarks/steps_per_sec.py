@@ -17,6 +17,10 @@ Rows (one table per run, ratios against the ``parallel_env`` row of the same env
 ``gym_vector_views`` ``botarena.gymnasium_vector_env(..., copy=False)`` at 4096, the same
                    actions: the Gymnasium VectorEnv handing out the game's own buffers
                    (observations and masks valid until the next step, no copy);
+                   these three rows' timed passes take turns (one pass of each a round),
+                   so that their ratios compare passes of the same minute: this VM's
+                   speed drifts by up to 2x within an hour, and rows timed a minute apart
+                   moved their ratios by 0.1-0.3;
 ``parallel_env``   the PettingZoo ParallelEnv, one env, dict API (actions recorded the same
                    way, one seed per episode);
 ``kernel-nojit``   the same kernel in plain Python (``NUMBA_DISABLE_JIT=1``, batch 1 and 16,
@@ -65,14 +69,21 @@ ARRAY_ACTION_POOL = 16     # random command grids recorded for array-action game
 # -- helpers ---------------------------------------------------------------------------
 def _median_rate(run, agent_steps, repeats, prepare=None):
     """Median agent-steps/s of ``repeats`` timed calls of ``run`` (``prepare`` untimed)."""
-    rates = []
+    return _median_rates([(run, agent_steps, prepare)], repeats)[0]
+
+
+def _median_rates(passes, repeats):
+    """Median agent-steps/s of each ``(run, agent_steps, prepare)`` of ``passes``, timed
+    ``repeats`` times in turn (one call of each a round)."""
+    rates = [[] for _ in passes]
     for _ in range(repeats):
-        if prepare is not None:
-            prepare()
-        start = time.perf_counter()
-        run()
-        rates.append(agent_steps / (time.perf_counter() - start))
-    return statistics.median(rates)
+        for (run, agent_steps, prepare), out in zip(passes, rates):
+            if prepare is not None:
+                prepare()
+            start = time.perf_counter()
+            run()
+            out.append(agent_steps / (time.perf_counter() - start))
+    return [statistics.median(r) for r in rates]
 
 
 def _steps_for(budget, agents_per_step, quick, fixed):
@@ -120,24 +131,38 @@ def _row(env_id, frontend, batch, rate, steps, note=""):
 
 
 # -- the rows ----------------------------------------------------------------------------
-def bench_kernel(env_id, batch, threads, args):
+def kernel_pass(env_id, batch, threads, args, actions=None):
+    """The kernel's timed pass: ``((run, agent_steps, prepare), steps, actions)``, the
+    actions recorded (and the kernels compiled) unless given."""
     import botarena
     module = botarena.env_module(env_id)
     game = module.Game(module.Config(), batch, threads=threads)
     steps = _steps_for(KERNEL_BUDGET, batch * game.num_agents, args.quick, args.steps)
-    actions = record_actions(game, steps, SEED)
+    given = actions is not None     # the same batch's (so the same steps'), recorded
+    if not given:
+        actions = record_actions(game, steps, SEED)     # compiles and warms up too
 
     def run():
         for i in range(steps):
             game.step(actions[i % len(actions)], autoreset=True)
 
-    rate = _median_rate(run, steps * batch * game.num_agents, args.repeats,
-                        prepare=lambda: game.reset(SEED))
-    return rate, steps, actions
+    def prepare():
+        game.reset(SEED)
+
+    if given:
+        prepare()
+        run()  # warm up
+    return (run, steps * batch * game.num_agents, prepare), steps, actions
 
 
-def bench_vector_env(env_id, batch, actions, args, views=False):
-    """The SB3 VecEnv, or with ``views`` the Gymnasium VectorEnv without copies."""
+def bench_kernel(env_id, batch, threads, args):
+    timed, steps, actions = kernel_pass(env_id, batch, threads, args)
+    return _median_rate(*timed[:2], args.repeats, prepare=timed[2]), steps, actions
+
+
+def vector_pass(env_id, batch, actions, args, views=False):
+    """The timed pass of the SB3 VecEnv, or with ``views`` of the Gymnasium VectorEnv
+    without copies, warmed up: ``((run, agent_steps, prepare), steps)``."""
     import botarena
     if views:
         vec = botarena.gymnasium_vector_env(env_id, batch, copy=False)
@@ -160,7 +185,31 @@ def bench_vector_env(env_id, batch, actions, args, views=False):
 
     prepare()
     run()  # warm up
-    return _median_rate(run, steps * flat.shape[1], args.repeats, prepare=prepare), steps
+    return (run, steps * flat.shape[1], prepare), steps
+
+
+def bench_threaded_group(env_id, actions, args, notes):
+    """The rows ``kernel-threads``, ``vector_env`` and ``gym_vector_views`` at
+    ``BIG_BATCH`` on the recorded ``actions``, their passes timed in turn (see above)."""
+    import numba
+    group = []      # (frontend, note, timed pass, steps)
+    if numba.get_num_threads() > 1:
+        timed, steps, _ = kernel_pass(env_id, BIG_BATCH, True, args, actions)
+        group.append(("kernel-threads", f"{numba.get_num_threads()} threads", timed, steps))
+    else:
+        notes.append(f"{env_id}: numba has 1 thread: no kernel-threads row")
+    try:
+        import stable_baselines3  # noqa: F401
+    except ImportError:
+        notes.append(f"{env_id}: stable-baselines3 is not installed: no vector_env row")
+    else:
+        timed, steps = vector_pass(env_id, BIG_BATCH, actions, args)
+        group.append(("vector_env", "SB3 VecEnv, all learners", timed, steps))
+    timed, steps = vector_pass(env_id, BIG_BATCH, actions, args, views=True)
+    group.append(("gym_vector_views", "Gymnasium VectorEnv, copy=False", timed, steps))
+    rates = _median_rates([timed for _, _, timed, _ in group], args.repeats)
+    return [_row(env_id, frontend, BIG_BATCH, rate, steps, note)
+            for (frontend, note, _, steps), rate in zip(group, rates)]
 
 
 def bench_parallel_env(env_id, args):
@@ -279,7 +328,6 @@ def machine_info():
 
 
 def bench_env(env_id, args, notes):
-    import numba
     rows = []
     big_actions = None
     for batch in KERNEL_BATCHES:
@@ -287,22 +335,7 @@ def bench_env(env_id, args, notes):
         rows.append(_row(env_id, "kernel", batch, rate, steps, "serial"))
         if batch == BIG_BATCH:
             big_actions = actions
-    if numba.get_num_threads() > 1:
-        rate, steps, _ = bench_kernel(env_id, BIG_BATCH, True, args)
-        rows.append(_row(env_id, "kernel-threads", BIG_BATCH, rate, steps,
-                         f"{numba.get_num_threads()} threads"))
-    else:
-        notes.append(f"{env_id}: numba has 1 thread: no kernel-threads row")
-    try:
-        import stable_baselines3  # noqa: F401
-    except ImportError:
-        notes.append(f"{env_id}: stable-baselines3 is not installed: no vector_env row")
-    else:
-        rate, steps = bench_vector_env(env_id, BIG_BATCH, big_actions, args)
-        rows.append(_row(env_id, "vector_env", BIG_BATCH, rate, steps, "SB3 VecEnv, all learners"))
-    rate, steps = bench_vector_env(env_id, BIG_BATCH, big_actions, args, views=True)
-    rows.append(_row(env_id, "gym_vector_views", BIG_BATCH, rate, steps,
-                     "Gymnasium VectorEnv, copy=False"))
+    rows.extend(bench_threaded_group(env_id, big_actions, args, notes))
     rate, steps = bench_parallel_env(env_id, args)
     rows.append(_row(env_id, "parallel_env", 1, rate, steps, "PettingZoo dict API"))
     rows.extend(bench_nojit(env_id, args))
