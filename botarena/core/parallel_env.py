@@ -92,7 +92,9 @@ class BatchedParallelEnv(ParallelEnv):
         self._rows = tuple(array[0] for array in (game.obs, game.masks, game.rewards,
                                                   game.terminated, game.truncated,
                                                   game.scores))
-        self._narrow_staged = game.narrowing(self._staged)
+        # (compiled only where commands per cell are staged: a Discrete game's first env
+        # would compile it for nothing)
+        self._narrow_staged = game.narrowing(self._staged) if self._action_shape else None
 
     def __getstate__(self):
         state = self.__dict__.copy()
