@@ -411,6 +411,8 @@ def test_gymnasium_vector_env_without_copies_hands_out_the_game_buffers(env_id, 
     for t in range(30):
         assert np.shares_memory(view, game.obs) and np.shares_memory(view_infos["action_mask"],
                                                                       game.masks)
+        if not copying.slots.game.redraws_observations:     # else drawn into what it hands out
+            assert not np.shares_memory(obs, copying.slots.game.obs)
         assert np.array_equal(view, obs) and np.array_equal(view_infos["action_mask"],
                                                             infos["action_mask"])
         actions = random_legal(infos["action_mask"], rng, game)
