@@ -72,15 +72,19 @@ def cycles(typingctx):
 
 @hot(python=True)
 def profiled_step(s, p, actions, autoreset, rewards, terminated, truncated, obs, masks,
-                  final_obs, final_scores, final_rank_keys, ticks):
-    """The serial step driver (``core.loop``) over ants' phases, their cycles added to
-    ``ticks[phase]`` and the whole loop's to ``ticks[TOTAL]``."""
+                  final_obs, final_scores, final_rank_keys, obs_units, source_units, at, length,
+                  value, count, sync, ticks):
+    """The serial step driver (``core.loop``, its observations not double-buffered:
+    ``sync`` False) over ants' phases, their cycles added to ``ticks[phase]`` and the
+    whole loop's to ``ticks[TOTAL]``."""
     views = player_rows(s, p, obs)
+    journals = (at, length, value, count)
     hi = s.over.shape[0]
     start = cycles()
     for e in range(hi):
         t0 = cycles()
-        prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, views)
+        prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, views,
+                       journals)
         t1 = cycles()
         ticks[PREFETCH] += t1 - t0
         if s.over[e]:
@@ -118,7 +122,7 @@ def profiled_step(s, p, actions, autoreset, rewards, terminated, truncated, obs,
                 final_scores[e, a] = s.scores[e, a]
                 final_rank_keys[e, a] = s.rank_key[e, a]
             reset_env(s, p, e)
-            observe_env(s, p, e, views, masks)
+            observe_env(s, p, e, views, masks, journals)
             ticks[AUTORESET] += cycles() - t8
     ticks[TOTAL] += cycles() - start
 

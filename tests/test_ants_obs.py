@@ -7,6 +7,7 @@ import pytest
 
 from botarena.envs.ants import observe
 from botarena.envs.ants.bots import BOTS
+from botarena.core.journal import new_journal
 from botarena.envs.ants_v0 import AntsGame, Config
 
 
@@ -17,7 +18,7 @@ def written_whole(game):
     obs, masks = np.full_like(game.obs, 7), np.full_like(game.masks, 3)
     planes = obs.reshape(game.num_envs, game.num_agents, -1)
     for e in range(game.num_envs):
-        observe.observe_env(state, game.params, e, planes, masks)
+        observe.observe_env(state, game.params, e, planes, masks, new_journal(game.num_envs, game.obs.dtype))
     return obs, masks
 
 

@@ -4,6 +4,7 @@ float32, and when the removed-brick queue wraps around)."""
 import numpy as np
 import pytest
 
+from botarena.core.journal import new_journal
 from botarena.envs.coderunner import observe
 from botarena.envs.coderunner.constants import (DIG_RIGHT, NONE, NUM_CELL_CODES, OPP_SPAWN,
                                                 OWN_SPAWN, QUEUE, REMOVED, RIGHT, Plane)
@@ -16,9 +17,11 @@ def written_whole(game):
     """(obs, masks) that ``observe_all`` writes from a copy of the state."""
     state = game.copy_state()
     obs, masks = np.zeros_like(game.obs), np.zeros_like(game.masks)
+    journal = new_journal(1, game.obs.dtype)
     for e in range(game.num_envs):
         observe.observe_all(state, game.params, e,
-                           obs[e].reshape(2, len(Plane), observe.N), masks[e])
+                           obs[e].reshape(2, len(Plane), observe.N), masks[e],
+                           tuple(part[0] if part.ndim > 1 else part for part in journal))
     return obs, masks
 
 

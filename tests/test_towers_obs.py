@@ -7,6 +7,7 @@ autoresets (random maps too), both obs dtypes, and after ``copy_env`` and
 import numpy as np
 import pytest
 
+from botarena.core.journal import new_journal
 from botarena.envs.towers import observe
 from botarena.envs.towers.bots import BOTS
 from botarena.envs.towers_v0 import Config, TowersGame
@@ -19,7 +20,8 @@ def written_whole(game):
     obs, masks = np.full_like(game.obs, 7), np.full_like(game.masks, 3)
     for e in range(game.num_envs):
         observe.observe_env(state, game.params, e, obs.reshape(game.num_envs, game.num_agents,
-                                                                -1), masks)
+                                                                -1), masks,
+                            new_journal(game.num_envs, game.obs.dtype))
     return obs, masks
 
 

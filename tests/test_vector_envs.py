@@ -179,7 +179,7 @@ def test_sb3_autoreset_matches_game_replay(env_id, short_config, threads):
             mask[done_envs] = True
             # the documented kernel contract: reset the ended envs from their own RNG
             mirror.kernels.reset(mirror.state, mirror.params, 1,
-                                 (mask, mirror.obs, mirror.masks))
+                                 (mask, mirror.obs, mirror.masks) + mirror._obs_sync())
             for e in done_envs:
                 assert venv.game.snapshot(e)["steps"] == 0
                 for a in range(A):
@@ -411,8 +411,7 @@ def test_gymnasium_vector_env_without_copies_hands_out_the_game_buffers(env_id, 
     for t in range(30):
         assert np.shares_memory(view, game.obs) and np.shares_memory(view_infos["action_mask"],
                                                                       game.masks)
-        if not copying.slots.game.redraws_observations:     # else drawn into what it hands out
-            assert not np.shares_memory(obs, copying.slots.game.obs)
+        assert np.shares_memory(obs, copying.slots.game.obs)   # written where handed out
         assert np.array_equal(view, obs) and np.array_equal(view_infos["action_mask"],
                                                             infos["action_mask"])
         actions = random_legal(infos["action_mask"], rng, game)
@@ -434,36 +433,46 @@ def test_gymnasium_vector_env_without_copies_hands_out_the_game_buffers(env_id, 
     assert not np.shares_memory(obs, venv.slots.game.obs)
 
 
-def test_redrawing_game_draws_into_the_buffer_handed_out():
-    """paint_v0 draws its observations whole each step: with every agent a learner, the
-    kernel draws them straight into the buffer the vector env hands out (no copy), the
-    two sets alternate, what a step returned stays as it was through the next step, and
-    a refused step leaves the game's observations where and as they were."""
-    venv = botarena.vector_env("paint_v0", 3, seed=2)
+def test_kernel_writes_into_the_buffer_handed_out(env_id, short_config):
+    """With every agent a learner, the kernel writes the observations straight into the
+    buffer the vector env hands out (no copy): the two sets alternate, the buffer of two
+    steps ago brought up to date at the lines the last step wrote (or drawn whole:
+    paint_v0), and every step's observations, autoresets included, equal those of a game
+    stepped alone; what a step returned stays as it was through the next step, and a
+    refused step leaves the game's observations where and as they were."""
+    num_envs = 3
+    venv = botarena.vector_env(env_id, num_envs, seed=2, **short_config)
     game = venv.game
-    assert game.redraws_observations
-    mirror = make_game("paint_v0", {}, 3)
+    mirror = make_game(env_id, short_config, num_envs)
     mirror.reset(2)
     rng = np.random.default_rng(0)
     handed = [venv.reset()]
-    for t in range(12):
+    assert np.array_equal(handed[0], mirror.obs.reshape(handed[0].shape))
+    ends = 0
+    for t in range(60):
         actions = random_legal(venv.action_masks(), rng, game)
         before = handed[-1].copy()
-        handed.append(venv.step(actions)[0])
+        obs, _, dones, _ = venv.step(actions)
+        handed.append(obs)
+        ends += int(dones.sum())
         mirror.step(actions.reshape(mirror.actions.shape), autoreset=True)
         assert np.shares_memory(handed[-1], game.obs)
         assert not np.shares_memory(handed[-1], handed[-2])
         assert np.array_equal(handed[-2], before)             # valid through the next step
         assert np.array_equal(handed[-1], mirror.obs.reshape(handed[-1].shape)), t
+    assert ends > 0                                           # autoresets covered
     assert np.shares_memory(handed[-1], handed[-3])          # two sets, in turn
     drawn, shown = game.obs, game.obs.copy()
     with pytest.raises(ValueError):
-        venv.step(np.full(3 * game.num_agents, game.action_values()))
+        venv.step(np.full((num_envs * game.num_agents,) + game.action_shape(),
+                          game.action_values()))
     assert game.obs is drawn and np.array_equal(game.obs, shown)
-    # an opponent seat, or a game that updates in place: copies, as before
-    for env_id, opponent in (("paint_v0", "random"), ("dungeon_v0", None)):
-        other = botarena.vector_env(env_id, 3, opponent=opponent, seed=0)
-        assert not np.shares_memory(other.reset(), other.game.obs)
+    actions = random_legal(venv.action_masks(), rng, game)   # and on as before
+    mirror.step(actions.reshape(mirror.actions.shape), autoreset=True)
+    assert np.array_equal(venv.step(actions)[0], mirror.obs.reshape(handed[-1].shape))
+    # an opponent seat: copies, as before
+    other = botarena.vector_env(env_id, num_envs, opponent="random", seed=0, **short_config)
+    assert not np.shares_memory(other.reset(), other.game.obs)
 
 
 def test_gymnasium_vector_env_with_opponent(env_id, short_config):

@@ -10,16 +10,21 @@ the serial and threaded drivers ``reset, reset_parallel`` and ``step, step_paral
 (they take ``(s, p, chunks, args)``, ``args`` the tuple of the loop's other arguments),
 which ``core.loop.game_loop`` builds from the game's per-env functions:
 
-``reset(s, p, chunks, (env_mask, obs, masks))``
+``reset(s, p, chunks, (env_mask, obs, masks, obs_units, source_units, *obs_journal, sync))``
     start a new game in every env ``e`` with ``env_mask[e]`` (drawing from the env's own
     RNG) and write its observations and action masks.
 ``step(s, p, chunks, (actions, autoreset, rewards, terminated, truncated, obs, masks,
-final_obs, final_scores, final_rank_keys))``
+final_obs, final_scores, final_rank_keys, obs_units, source_units, *obs_journal, sync))``
     play one turn in every env that is not over: ``actions[e, a]``, then rewards and end
     flags, observations and masks.  With ``autoreset``, an env that ends writes its last
     observations, scores and rank keys (what decides the winner: higher is better) to
     ``final_obs[e]``, ``final_scores[e]`` and ``final_rank_keys[e]`` and starts a new game
     at once.
+
+Both record what they write of the observations in ``obs_journal`` and, with ``sync``,
+first bring ``obs`` up to date by replaying it (``core.journal``; the rows recorded
+whole copied from ``source_units``; ``obs_units`` and ``source_units``: the two buffers
+flat, as ``core.journal.units``; ``point_obs`` below).
 
 Actions: the buffer ``actions`` (``[E, A]``, or ``[E, A, cells]`` for a command per cell)
 is int8, the narrowest integer that holds every action value (``action_dtype``): the
@@ -46,6 +51,7 @@ import numpy as np
 
 from . import rng as rng_module
 from .jit import bind, first_outside, narrow_into, narrow_into_parallel
+from .journal import WHOLE, new_journal, units
 
 PARALLEL_MIN_ENVS = 256
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
@@ -126,6 +132,10 @@ class BatchedGame(ABC):
         E, A = self.num_envs, self.num_agents
         obs_dtype = OBS_DTYPES[config.obs_dtype]
         self.obs = np.zeros((E, A) + self.observation_shape(), dtype=obs_dtype)
+        # the buffer the next reset or step brings ``obs`` up to date from, where that is
+        # another one (``point_obs``), and what was written since (``core.journal``)
+        self.obs_source = self.obs
+        self.obs_journal = new_journal(E, obs_dtype)
         self.final_obs = np.zeros_like(self.obs)
         self.final_scores = np.zeros((E, A), dtype=np.int32)
         self.final_rank_keys = np.zeros((E, A), dtype=np.float64)
@@ -148,9 +158,10 @@ class BatchedGame(ABC):
 
     def _bind_kernels(self):
         """Compile (or load from numba's cache) the kernels for these buffers' exact types."""
+        self._take_sync_args()
         k = self.kernels
         self._reset = bind(k.reset_parallel if self.threaded else k.reset, self.state,
-                           self.params, 1, (self._env_mask, self.obs, self.masks))
+                           self.params, 1, self._reset_buffers())
         self._step = bind(k.step_parallel if self.threaded else k.step, self.state, self.params,
                           1, (self.actions, False) + self._step_buffers())
         self._first_outside = bind(first_outside, self.actions, self._action_values)
@@ -163,6 +174,7 @@ class BatchedGame(ABC):
         own: the kernels would run on another layout, compiled once more for it)."""
         state = self.__dict__.copy()
         del state["_reset"], state["_step"], state["_first_outside"], state["_narrow_int64"]
+        del state["_sync_args"]
         return state
 
     def __setstate__(self, state):
@@ -194,8 +206,7 @@ class BatchedGame(ABC):
             self._seeded = self._seeded or env_ids is None
         self._env_mask[:] = False
         self._env_mask[ids] = True
-        self._reset(self.state, self.params, self.chunks(),
-                    (self._env_mask, self.obs, self.masks))
+        self._reset(self.state, self.params, self.chunks(), self._reset_buffers())
         self.rewards[ids] = 0.0
         self.terminated[ids] = False
         self.truncated[ids] = False
@@ -281,10 +292,54 @@ class BatchedGame(ABC):
         self._step(self.state, self.params, self.chunks(),
                    (actions, bool(autoreset)) + self._step_buffers())
 
+    def _reset_buffers(self):
+        """The reset kernel's arguments."""
+        return (self._env_mask, self.obs, self.masks) + self._obs_sync()
+
     def _step_buffers(self):
         """The step kernel's arguments after the actions and the autoreset flag."""
         return (self.rewards, self.terminated, self.truncated, self.obs, self.masks,
-                self.final_obs, self.final_scores, self.final_rank_keys)
+                self.final_obs, self.final_scores, self.final_rank_keys) + self._obs_sync()
+
+    def _obs_sync(self):
+        """The kernels' last arguments: ``obs`` and its source as units, the
+        written-lines map, and whether ``obs`` is to be brought up to date from the source
+        (see ``point_obs``)."""
+        return self._sync_args
+
+    def _take_sync_args(self):
+        """``_obs_sync``'s arguments for the buffers now set (views taken once)."""
+        self._sync_args = ((units(self.obs), units(self.obs_source)) + self.obs_journal
+                           + (self.obs_source is not self.obs,))
+
+    def point_obs(self, target):
+        """Make ``target`` (an array laid out as ``self.obs``) the buffer the next reset
+        or step writes the observations into, and return the one it was: the vector envs
+        hand out a step's buffer while the next step writes the other.
+
+        A game that ``redraws_observations`` draws every env it plays whole; the rows of
+        the envs that are over are copied here.  Any other brings ``target`` up to date
+        in its kernels by replaying what was written since ``target`` last was
+        (``obs_journal``, see ``core.journal``; rows written whole are copied from the
+        buffer it was, ``obs_source``), so two buffers used in turn copy nothing else.
+        Pointing back at the buffer just replaced (a step refused before its kernel ran)
+        restores the state before.  A buffer new to the game must come from
+        ``new_obs_buffer``."""
+        drawn = self.obs
+        if self.redraws_observations:
+            skipped = np.flatnonzero(self.state.over)
+            target[skipped] = drawn[skipped]
+        else:
+            self.obs_source = drawn
+        self.obs = target
+        self._take_sync_args()
+        return drawn
+
+    def new_obs_buffer(self):
+        """An array laid out as ``self.obs`` for ``point_obs``: every env's row recorded
+        as written whole, so that the first step writing into it copies the rows."""
+        self.obs_journal[-1][...] = WHOLE
+        return np.empty_like(self.obs)
 
     def chunks(self):
         """How many env ranges the kernels split the batch into: one per numba thread
@@ -365,6 +420,7 @@ class BatchedGame(ABC):
         for field in self.state:
             field[dst] = field[src]
         self.obs[dst] = self.obs[src]
+        self.obs_journal[-1][dst] = WHOLE
         self.masks[dst] = self.masks[src]
 
     # -- what each game supplies ----------------------------------------------------

@@ -392,11 +392,13 @@ def batch_typed(table, action_shape=None):
 def fill_plane(plane, value, whole):
     """``plane[:] = value`` (a constant observation plane), cast once to the plane's dtype
     outside the loop; left alone unless ``whole`` when it already holds that value (its
-    first cell tells: a step redraws only what changed)."""
+    first cell tells: a step redraws only what changed).  True where it wrote the plane
+    (to record, see ``core.journal``)."""
     old = plane[0]
     plane[0] = value
     cell = plane[0]
     if cell == old and not whole:
-        return
+        return False
     for i in range(plane.shape[0]):
         plane[i] = cell
+    return True

@@ -13,17 +13,19 @@ Stepping auto-resets every env that ends, in the kernel; the last observation of
 whose episode ended is in ``final_obs``.  Seeds: env ``e`` gets ``seed + e``.
 
 Buffers: the observations, masks, rewards and end flags handed out are written in place
-into arrays allocated once (a copy out of the game's own buffers, which its kernels
-update in place; split over numba's threads with the threaded kernels).  ``OUT_BUFFERS`` sets of them alternate, so what a step returned stays
-valid through the next step, and is overwritten by the one after: SB3 stores a step's
-observations and masks in its rollout buffer only after the next step.  Copy what you
-keep for longer.  A game that draws its observations whole every step
-(``redraws_observations``, paint_v0) with every agent a learner draws them straight into
-the set's observation buffer: the game's ``obs`` is pointed at it before the step, and
-nothing is copied.  With ``copy=False`` and every agent a learner (``opponent=None``), the
-observations and masks handed out are the game's own buffers instead (views, no copy:
-their slots are the game's rows), valid only until the next step or reset: for loops that
-store a step's observations before they step again (Gymnasium's ``copy=False``).
+into arrays allocated once (a copy out of the game's own buffers, split over numba's
+threads with the threaded kernels).  ``OUT_BUFFERS`` sets of them alternate, so what a
+step returned stays valid through the next step, and is overwritten by the one after:
+SB3 stores a step's observations and masks in its rollout buffer only after the next
+step.  Copy what you keep for longer.  With every agent a learner, the observations are
+not copied: the game's ``obs`` is pointed at the set's buffer before each step
+(``BatchedGame.point_obs``), and the kernel writes them there, bringing the buffer of
+two steps ago up to date at the lines the last step wrote (or drawing them whole:
+``redraws_observations``, paint_v0).  With ``copy=False`` and every agent a learner
+(``opponent=None``), the observations and masks handed out are the game's own buffers
+instead (views, no copy: their slots are the game's rows), valid only until the next
+step or reset: for loops that store a step's observations before they step again
+(Gymnasium's ``copy=False``).
 
 ``close()`` closes the opponents that hold resources (``python:`` and ``cmd:`` ones end
 their processes); the vector envs' ``close()`` calls it.
@@ -83,8 +85,8 @@ class AgentSlots:
         self._final_outcome = np.zeros(self.num_slots, dtype=np.int64)
         self._all_learners = opponent is None
         self._views = not copy and self._all_learners
-        # the kernel draws into the set's own buffer (see above): the first is the game's
-        self._redraw = self._all_learners and not self._views and game.redraws_observations
+        # the kernel writes into the set's own buffer (see above): the first is the game's
+        self._in_place = self._all_learners and not self._views
         self.observation_space = game.observation_space
         self.action_space = game.action_space
         self._out = [{name: np.empty((self.num_slots,) + array.shape[2:], array.dtype)
@@ -93,8 +95,10 @@ class AgentSlots:
                                           ("terminated", game.terminated),
                                           ("truncated", game.truncated))}
                      for _ in range(OUT_BUFFERS)]
-        if self._redraw:
+        if self._in_place:
             self._out[0]["obs"] = game.obs.reshape(self._out[0]["obs"].shape)
+            for out in self._out[1:]:
+                out["obs"] = game.new_obs_buffer().reshape(out["obs"].shape)
         self._step_out = 0      # the set the next step (or reset) writes
         self._mask_out = 0      # the set the next action_masks() writes
         self._final_out, self._final_next = None, 0     # final_obs_of's arrays, the next
@@ -131,27 +135,22 @@ class AgentSlots:
         return self._gather(array, out)
 
     def _hand_out_obs(self, out):
-        """The observations as handed out: where the kernel drew them into ``out``
+        """The observations as handed out: where the kernel wrote them into ``out``
         already, ``out`` itself."""
-        return out if self._redraw else self._hand_out(self.game.obs, out)
+        return out if self._in_place else self._hand_out(self.game.obs, out)
 
     def _into_next(self, play):
-        """``play()``, a reset or step of the game; in redraw mode with the game's ``obs``
-        pointed at the next set's buffer first, where it draws them whole (the rows of envs
-        it will not play, over without autoreset, carried over), and pointed back if
-        ``play`` raises (a refused step changes nothing)."""
-        if not self._redraw:
+        """``play()``, a reset or step of the game; where the kernel writes into the sets'
+        buffers, with the game's ``obs`` pointed at the next set's buffer first, and
+        pointed back if ``play`` raises (a refused step changes nothing)."""
+        if not self._in_place:
             return play()
         game = self.game
-        drawn = game.obs
-        target = self._out[self._step_out]["obs"].reshape(drawn.shape)
-        skipped = np.flatnonzero(game.over)
-        target[skipped] = drawn[skipped]
-        game.obs = target
+        drawn = game.point_obs(self._out[self._step_out]["obs"].reshape(game.obs.shape))
         try:
             return play()
         except BaseException:
-            game.obs = drawn
+            game.point_obs(drawn)
             raise
 
     def _next_out(self):

@@ -360,7 +360,7 @@ class AntsGame(BatchedGame):
         return food
 
     def observe_env(self, e):
-        OBSERVE_ONE(self.state, self.params, e, self.obs, self.masks)
+        OBSERVE_ONE(self.state, self.params, e, self.obs, self.masks, self.obs_journal)
 
     def step_drawn(self, actions, env=0, food=(), spawn_hills=()):
         """One turn of env ``env`` with ``actions`` (int[A, H*W]) and the turn's random

@@ -18,6 +18,7 @@ changed).  Prefetching for the envs after the one stepped (``memory``): ``prefet
 """
 
 from ...core.jit import glue, hot, phase
+from ...core.journal import journal_of, record_whole
 from ...core.loop import game_loop, player_rows
 from ...core.params import params_type
 from ...core.rewards import finish_step
@@ -124,9 +125,11 @@ def step_and_observe(s, p, e, actions, draws, rewards, terminated, truncated, pl
 
 
 @glue
-def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks):
-    """One turn of env e (its own draws), its planes and masks updated in place; True when
-    it is done."""
+def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks, journals):
+    """One turn of env e (its own draws), its planes and masks updated in place (recorded
+    in its journal as written whole: a double-buffered row is copied); True when it is
+    done."""
+    record_whole(journal_of(journals, e))
     return step_and_observe(s, p, e, actions[e], None, rewards[e], terminated[e],
                             truncated[e], planes[e], masks[e])
 

@@ -65,7 +65,8 @@ def prefetch_ants(s, e, planes, masks, actions):
 
 
 @phase
-def prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, planes):
+def prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, planes,
+                   journals):
     """While env e is stepped: the lists of env e + ``AHEAD_LISTS`` and the lines at the
     ants of env e + ``AHEAD``."""
     if e + AHEAD_LISTS < hi:

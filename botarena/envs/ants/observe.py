@@ -155,7 +155,7 @@ def show_hill_proximity(s, p, e, planes):
 
 
 @hot(python=True)
-def observe_env(s, p, e, planes, masks):
+def observe_env(s, p, e, planes, masks, journals):
     """Every colony's planes (``planes[e, a]``, see ``core.loop.player_rows`` and constants.Plane) and
     action mask of env e, written whole (after a reset, or a position set from outside):
     the planes before the water one cleared, water copied, masks copied from the

@@ -307,7 +307,7 @@ class CodeRunnerGame(BatchedGame):
         return pos.astype(np.int16), alive
 
     def observe_env(self, e):
-        OBSERVE_ONE(self.state, self.params, e, self.obs, self.masks)
+        OBSERVE_ONE(self.state, self.params, e, self.obs, self.masks, self.obs_journal)
 
     def ansi_rows(self, e=0):
         s = self.state

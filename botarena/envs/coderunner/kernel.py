@@ -15,6 +15,7 @@ Calls: ``play_env``, ``observe_changes``, ``play_turn`` and ``timed_events`` are
 ``@phase`` (inlined, see ``core.jit``); the phases LLVM inlines itself stay ``@hot``.
 """
 from ...core.jit import copy_into, glue, hot, phase
+from ...core.journal import journal_of
 from ...core.loop import game_loop
 from ...core.params import params_type
 from ...core.rewards import finish_step
@@ -106,12 +107,13 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
 
 
 @glue
-def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks):
-    """One turn of env e, its planes updated where they changed; True when it is done."""
-    env_planes, env_masks = planes[e], masks[e]
-    character_marks(s, p, e, env_planes, False, False)
+def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks, journals):
+    """One turn of env e, its planes updated where they changed (and recorded in its
+    journal); True when it is done."""
+    env_planes, env_masks, journal = planes[e], masks[e], journal_of(journals, e)
+    character_marks(s, p, e, env_planes, False, False, journal)
     done = step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e])
-    observe_changes(s, p, e, env_planes, env_masks)
+    observe_changes(s, p, e, env_planes, env_masks, journal)
     return done
 
 

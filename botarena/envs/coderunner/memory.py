@@ -13,6 +13,7 @@ actions waiting (the record and its prefetch: ~1.2x the steps/s at batch 4096).
 """
 from ...core import layout
 from ...core.jit import phase
+from ...core.journal import journal_of
 from ...core.prefetch import LINE, prefetch
 from .constants import NUM_ACTIONS, QUEUE, WIDTH
 from .observe import N, draw_bars, draw_countdowns, character_marks
@@ -46,13 +47,13 @@ def prefetch_rows(s, e):
 
 
 @phase
-def prefetch_env(s, p, e, planes):
+def prefetch_env(s, p, e, planes, journal):
     """Prefetch the scattered lines env e's next turn touches (``planes``: its planes, as
     in ``observe_all``): the characters' marks, the waiting cells' countdowns, the bars,
     the visited cells, pursuit stacks and distances.  A hint only: nothing changes."""
-    character_marks(s, p, e, planes, False, True)
-    draw_countdowns(s, p, e, planes, True)
-    draw_bars(s, p, e, planes, True)
+    character_marks(s, p, e, planes, False, True, journal)
+    draw_countdowns(s, p, e, planes, True, journal)
+    draw_bars(s, p, e, planes, True, journal)
     m_id = s.map_id[e]
     pos, alive = s.runner_pos[e], s.runner_alive[e]
     for a in range(2):
@@ -70,7 +71,8 @@ def prefetch_env(s, p, e, planes):
 
 
 @phase
-def prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, planes):
+def prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, planes,
+                   journals):
     """While env e is stepped: env e + 3 ``AHEAD``'s record, env e + 2 ``AHEAD``'s rows and
     env e + ``AHEAD``'s scattered lines (see above)."""
     if e + 3 * AHEAD < hi:
@@ -78,4 +80,4 @@ def prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, 
     if e + 2 * AHEAD < hi:
         prefetch_rows(s, e + 2 * AHEAD)
     if e + AHEAD < hi:
-        prefetch_env(s, p, e + AHEAD, planes[e + AHEAD])
+        prefetch_env(s, p, e + AHEAD, planes[e + AHEAD], journal_of(journals, e + AHEAD))

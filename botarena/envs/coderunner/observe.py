@@ -7,7 +7,9 @@ cells are rewritten where a brick was dug or restored and gold collected or resp
 entries that entered or left the queues since ``obs_queues``); the countdowns of removed
 bricks and collected gold from the queues; the bars between the lengths shown
 (``obs_bars``) and the new ones.  The state must change only through ``reset`` and
-``step`` (the kernels own it, as in every game).
+``step`` (the kernels own it, as in every game).  Every entry written is recorded in
+env e's ``journal`` (``core.journal``; ``_entry`` gives an entry's place in its
+observation row).
 
 The writers that the step's prefetching (``memory.py``) also runs take ``fetch``
 (``character_marks``, ``draw_countdowns``, ``draw_bars``: see ``_put`` and ``_run``): with it they
@@ -19,6 +21,7 @@ per run, which the compiler vectorizes) and prefetches one index per line: a loo
 was ~27% of a step.
 """
 from ...core.jit import hot, phase, view
+from ...core.journal import journal_of, record
 from ...core.prefetch import LINE, prefetch
 from .constants import HEIGHT, NUM_PLANES, OPP_SPAWN, OWN_SPAWN, QUEUE, REMOVED, WIDTH, Plane
 from .rules import legal_actions
@@ -55,17 +58,25 @@ def _fill(plane, value):
 
 
 @phase
-def _put(planes, a, j, k, value, fetch):
-    """``planes[a, j, k] = value``; with ``fetch`` only prefetch its line.  The writers
-    below take ``fetch`` so that the lines prefetched are exactly those they write."""
+def _entry(a, j, k):
+    """The place of ``planes[a, j, k]`` in the env's observation row."""
+    return (a * NUM_PLANES + j) * N + k
+
+
+@phase
+def _put(planes, a, j, k, value, fetch, journal):
+    """``planes[a, j, k] = value``, recorded in ``journal``; with ``fetch`` only
+    prefetch its line.  The writers below take ``fetch`` so that the lines prefetched
+    are exactly those they write."""
     if fetch:
         prefetch(planes, (a, j, k))
     else:
         planes[a, j, k] = value
+        record(journal, _entry(a, j, k), 1, planes[a, j, k])
 
 
 @hot
-def character_marks(s, p, e, planes, show, fetch):
+def character_marks(s, p, e, planes, show, fetch, journal):
     """Write (``show``) or clear the planes of env e that follow the characters: OWN and
     OPPONENT (a runner or its respawn countdown), ENEMY, TRAPPED and ENEMY_SPAWN; with
     ``fetch`` only prefetch their lines (nothing is read from the planes)."""
@@ -85,7 +96,7 @@ def character_marks(s, p, e, planes, show, fetch):
             value = zero
         for a in range(2):
             _put(planes, a, P_OWN if a == b else P_OPPONENT, _at(r, c, p.mirror and a == 1),
-                 value, fetch)
+                 value, fetch, journal)
     cells = s.cells[e]
     enemy_pos, enemy_alive, enemy_respawn = s.enemy_pos[e], s.enemy_alive[e], s.enemy_respawn[e]
     enemy_spawn = p.enemy_spawn[m_id]
@@ -97,26 +108,25 @@ def character_marks(s, p, e, planes, show, fetch):
             for a in range(2):
                 k = _at(r, c, p.mirror and a == 1)
                 if trapped:
-                    _put(planes, a, P_TRAPPED, k, p.on if show else zero, fetch)
+                    _put(planes, a, P_TRAPPED, k, p.on if show else zero, fetch, journal)
                 elif fetch or not show:
-                    _put(planes, a, P_ENEMY, k, zero, fetch)
-                elif planes[a, P_ENEMY, k] == zero:
-                    planes[a, P_ENEMY, k] = p.half
+                    _put(planes, a, P_ENEMY, k, zero, fetch, journal)
                 else:
-                    planes[a, P_ENEMY, k] = p.on
+                    _put(planes, a, P_ENEMY, k,
+                         p.half if planes[a, P_ENEMY, k] == zero else p.on, False, journal)
         else:
             r, c = enemy_spawn[i, 0], enemy_spawn[i, 1]
             value = p.enemy_lut[_clip(enemy_respawn[i] - turn + 1, top_enemy)]
             for a in range(2):
                 k = _at(r, c, p.mirror and a == 1)
                 if fetch or not show:
-                    _put(planes, a, P_ENEMY_SPAWN, k, zero, fetch)
+                    _put(planes, a, P_ENEMY_SPAWN, k, zero, fetch, journal)
                 elif planes[a, P_ENEMY_SPAWN, k] < value:
-                    planes[a, P_ENEMY_SPAWN, k] = value
+                    _put(planes, a, P_ENEMY_SPAWN, k, value, False, journal)
 
 
 @hot
-def _queue_changes(p, queue, head, count, shown, cells, planes):
+def _queue_changes(p, queue, head, count, shown, cells, planes, journal):
     """CELL (and TIMER cleared) of the cells that left or entered a ring buffer of cells
     (``state.hole_queue``, ``gold_queue``) since it was shown (``shown``: head, count):
     the popped entries are still in place (a queue never holds QUEUE cells)."""
@@ -128,14 +138,14 @@ def _queue_changes(p, queue, head, count, shown, cells, planes):
             r, c = k // WIDTH, k % WIDTH
             for a in range(2):
                 i = _at(r, c, p.mirror and a == 1)
-                planes[a, P_CELL, i] = p.cell_lut[cells[r, c]]
-                planes[a, P_TIMER, i] = zero
+                _put(planes, a, P_CELL, i, p.cell_lut[cells[r, c]], False, journal)
+                _put(planes, a, P_TIMER, i, zero, False, journal)
     shown[0] = head
     shown[1] = count
 
 
 @hot
-def _queue_countdowns(queue, head, count, due, lut, turn, mirror, planes, fetch):
+def _queue_countdowns(queue, head, count, due, lut, turn, mirror, planes, fetch, journal):
     """TIMER at the ``count`` cells waiting in ``queue`` from ``head``: ``lut`` of the turns
     until ``due[r, c]`` (with ``fetch``: the lines of ``due`` and TIMER)."""
     top = lut.shape[0] - 1
@@ -146,58 +156,62 @@ def _queue_countdowns(queue, head, count, due, lut, turn, mirror, planes, fetch)
             prefetch(due, (r, c))
         value = lut[0] if fetch else lut[_clip(due[r, c] - turn + 1, top)]   # unused: fetch
         for a in range(2):
-            _put(planes, a, P_TIMER, _at(r, c, mirror and a == 1), value, fetch)
+            _put(planes, a, P_TIMER, _at(r, c, mirror and a == 1), value, fetch, journal)
 
 
 @hot
-def draw_countdowns(s, p, e, planes, fetch):
+def draw_countdowns(s, p, e, planes, fetch, journal):
     """TIMER at every removed brick and collected gold (from their queues)."""
     _queue_countdowns(s.hole_queue[e], s.hole_head[e], s.num_holes[e], s.restore_turn[e],
-                      p.removed_lut, s.turn[e], p.mirror, planes, fetch)
+                      p.removed_lut, s.turn[e], p.mirror, planes, fetch, journal)
     _queue_countdowns(s.gold_queue[e], s.gold_head[e], s.num_gold_out[e], s.gold_turn[e],
-                      p.gold_lut, s.turn[e], p.mirror, planes, fetch)
+                      p.gold_lut, s.turn[e], p.mirror, planes, fetch, journal)
 
 
 @phase
-def _run(plane, lo, hi, value, fetch):
-    """``plane[lo:hi] = value`` (a flat plane); with ``fetch`` only prefetch its lines."""
+def _run(plane, lo, hi, value, fetch, journal, start):
+    """``plane[lo:hi] = value`` (a flat plane, at ``start`` in the env's observation
+    row), recorded in ``journal``; with ``fetch`` only prefetch its lines."""
     if fetch:
         if hi > lo:
             for k in range(lo, hi, LINE // plane.itemsize):
                 prefetch(plane, k)
             prefetch(plane, hi - 1)
-    else:
+    elif hi > lo:
         for k in range(lo, hi):
             plane[k] = value
+        record(journal, start + lo, hi - lo, plane[lo])
 
 
 @hot
-def _bar_cells(plane, lo, hi, value, flip, fetch):
+def _bar_cells(plane, lo, hi, value, flip, fetch, journal, start):
     """Cells ``lo .. hi - 1`` of a bar in reading order set to ``value``: one run, or with
-    ``flip`` (mirrored left-right) one run per row."""
+    ``flip`` (mirrored left-right) one run per row (``journal``, ``start``: as ``_run``)."""
     if not flip:
-        _run(plane, lo, hi, value, fetch)
+        _run(plane, lo, hi, value, fetch, journal, start)
         return
     for r in range(lo // WIDTH, (hi + WIDTH - 1) // WIDTH):
-        start, end = max(lo, r * WIDTH), min(hi, (r + 1) * WIDTH)
-        _run(plane, _at(r, end - 1 - r * WIDTH, True), _at(r, start - r * WIDTH, True) + 1,
-             value, fetch)
+        first, end = max(lo, r * WIDTH), min(hi, (r + 1) * WIDTH)
+        _run(plane, _at(r, end - 1 - r * WIDTH, True), _at(r, first - r * WIDTH, True) + 1,
+             value, fetch, journal, start)
 
 
 @hot
-def _bar(p, planes, red_plane, blue_plane, shown, length, fetch):
+def _bar(p, planes, red_plane, blue_plane, shown, length, fetch, journal):
     """Bring a bar shown ``shown`` cells long to ``length`` (red's plane and blue's): the
     cells between the two lengths become full (it grew) or 0 (it shrank)."""
     if shown == length:
         return
     value = p.on if length > shown else p.removed_lut[0]
     lo, hi = min(shown, length), max(shown, length)
-    _bar_cells(planes[0, red_plane], lo, hi, value, False, fetch)
-    _bar_cells(planes[1, blue_plane], lo, hi, value, p.mirror, fetch)
+    _bar_cells(planes[0, red_plane], lo, hi, value, False, fetch, journal,
+               _entry(0, red_plane, 0))
+    _bar_cells(planes[1, blue_plane], lo, hi, value, p.mirror, fetch, journal,
+               _entry(1, blue_plane, 0))
 
 
 @hot
-def draw_bars(s, p, e, planes, fetch):
+def draw_bars(s, p, e, planes, fetch, journal):
     """The bar planes (dig delays, turn), written between the lengths shown (``obs_bars``)
     and the new ones; with ``fetch``, before a turn, the lines of the lengths after it
     (as if no runner digs)."""
@@ -206,18 +220,19 @@ def draw_bars(s, p, e, planes, fetch):
     red = p.dig_bar[_clip(ready[0] - turn, top_dig)]
     blue = p.dig_bar[_clip(ready[1] - turn, top_dig)]
     length = p.turn_bar[_clip(turn, top_turn)]
-    _bar(p, planes, P_DIG, P_OPP_DIG, shown[0], red, fetch)
-    _bar(p, planes, P_OPP_DIG, P_DIG, shown[1], blue, fetch)
-    _bar(p, planes, P_TURN, P_TURN, shown[2], length, fetch)
+    _bar(p, planes, P_DIG, P_OPP_DIG, shown[0], red, fetch, journal)
+    _bar(p, planes, P_OPP_DIG, P_DIG, shown[1], blue, fetch, journal)
+    _bar(p, planes, P_TURN, P_TURN, shown[2], length, fetch, journal)
     if not fetch:
         shown[0], shown[1], shown[2] = red, blue, length
 
 
 @hot(python=True)
-def observe_all(s, p, e, planes, masks):
+def observe_all(s, p, e, planes, masks, journal):
     """Both runners' planes (``planes[a]``: ``obs[e, a]`` as ``[plane, row * WIDTH + col]``,
     see constants.Plane), written whole, and their action masks; the planes are mirrored
-    left-right for blue with ``p.mirror``."""
+    left-right for blue with ``p.mirror`` (``journal``: as ``observe_changes``'s, the
+    shared writers record what they write)."""
     cells, visited = s.cells[e], s.visited[e]
     spawns = p.spawns[s.map_id[e]]
     zero = p.removed_lut[0]
@@ -239,29 +254,32 @@ def observe_all(s, p, e, planes, masks):
     shown[2], shown[3] = s.gold_head[e], s.num_gold_out[e]
     for j in range(3):
         s.obs_bars[e, j] = 0
-    draw_countdowns(s, p, e, planes, False)
-    character_marks(s, p, e, planes, True, False)
-    draw_bars(s, p, e, planes, False)
+    draw_countdowns(s, p, e, planes, False, journal)
+    character_marks(s, p, e, planes, True, False, journal)
+    draw_bars(s, p, e, planes, False, journal)
     for a in range(2):
         legal_actions(s, p, e, a, masks[a])
 
 
 @phase
-def observe_changes(s, p, e, planes, masks):
+def observe_changes(s, p, e, planes, masks, journal):
     """``observe_all``'s planes brought up to date after a turn, whose characters' marks
-    ``character_marks`` cleared before it; and the action masks."""
+    ``character_marks`` cleared before it, what it writes recorded in ``journal``; and
+    the action masks."""
     cells, shown = s.cells[e], s.obs_queues[e]
-    _queue_changes(p, s.hole_queue[e], s.hole_head[e], s.num_holes[e], shown[0:2], cells, planes)
+    _queue_changes(p, s.hole_queue[e], s.hole_head[e], s.num_holes[e], shown[0:2], cells, planes,
+                   journal)
     _queue_changes(p, s.gold_queue[e], s.gold_head[e], s.num_gold_out[e], shown[2:4], cells,
-                   planes)
-    draw_countdowns(s, p, e, planes, False)
-    character_marks(s, p, e, planes, True, False)
+                   planes, journal)
+    draw_countdowns(s, p, e, planes, False, journal)
+    character_marks(s, p, e, planes, True, False, journal)
     for a in range(2):
         k = s.new_visit[e, a]
         if k >= 0:
             for b in range(2):      # one set of visited cells, shown to both runners
-                planes[b, P_VISITED, _at(k // WIDTH, k % WIDTH, p.mirror and b == 1)] = p.on
-    draw_bars(s, p, e, planes, False)
+                _put(planes, b, P_VISITED, _at(k // WIDTH, k % WIDTH, p.mirror and b == 1),
+                     p.on, False, journal)
+    draw_bars(s, p, e, planes, False, journal)
     for a in range(2):
         legal_actions(s, p, e, a, masks[a])
 
@@ -274,6 +292,6 @@ def planes_of(s, p, obs):
 
 
 @hot
-def observe_env(s, p, e, planes, masks):
+def observe_env(s, p, e, planes, masks, journals):
     """Env e's planes and masks written whole from its state."""
-    observe_all(s, p, e, planes[e], masks[e])
+    observe_all(s, p, e, planes[e], masks[e], journal_of(journals, e))

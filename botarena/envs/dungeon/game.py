@@ -147,7 +147,7 @@ class DungeonGame(BatchedGame):
         snapshot_module.write(self, snapshot, state)
 
     def observe_env(self, e):
-        OBSERVE_WHOLE(self.state, self.params, e, self.obs, self.masks)
+        OBSERVE_WHOLE(self.state, self.params, e, self.obs, self.masks, self.obs_journal)
         self._shield()
 
     def set_action_order(self, order, e=0):

@@ -18,6 +18,7 @@ so are ``rules.legal_actions`` and its ``can_enter`` (called per player and move
 the steps/s at batch 4096).  A whole redraw (``observe.observe_env``) stays a real call.
 """
 from ...core.jit import copy_into, glue, hot, phase
+from ...core.journal import journal_of, record_whole
 from ...core.loop import game_loop
 from ...core.params import params_type
 from ...core.rewards import finish_step
@@ -96,12 +97,13 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
 
 
 @glue
-def play_env(s, p, e, actions, rewards, terminated, truncated, views, masks):
-    """One tick of env e, its observation redrawn where it changed; True when it is
-    done."""
+def play_env(s, p, e, actions, rewards, terminated, truncated, views, masks, journals):
+    """One tick of env e, its observation redrawn where it changed (recorded in its
+    journal as written whole: a double-buffered row is copied); True when it is done."""
     board, ore, planes, windows = views
     done = step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e])
     draw_observation(s, p, e, board[e], ore[e], planes[e], windows[e], masks[e], False)
+    record_whole(journal_of(journals, e))
     return done
 
 

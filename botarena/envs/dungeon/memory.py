@@ -84,7 +84,8 @@ def prefetch_record(s, e, actions, masks, rewards, terminated, truncated):
 
 
 @phase
-def prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, views):
+def prefetch_ahead(s, p, e, hi, actions, masks, rewards, terminated, truncated, views,
+                   journals):
     """While env e is stepped: env e + 2 ``AHEAD``'s record, then env e + ``AHEAD``'s
     lines (see above)."""
     if e + 2 * AHEAD < hi:

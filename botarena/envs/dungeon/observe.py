@@ -223,7 +223,7 @@ def flat_cells(s, p, obs):
 
 
 @hot
-def observe_env(s, p, e, views, masks):
+def observe_env(s, p, e, views, masks, journals):
     """Env e's observation and masks drawn whole (a new game, or after a restore);
     ``views`` as ``flat_cells`` gives them.  A real call: inlined into the step loop's
     rare autoreset branch, it slowed every step by ~10%."""

@@ -128,7 +128,7 @@ class PaintGame(BatchedGame):
         s.rng[0] = rng
 
     def observe_env(self, e):
-        OBSERVE_ONE(self.state, self.params, e, self.obs, self.masks)
+        OBSERVE_ONE(self.state, self.params, e, self.obs, self.masks, self.obs_journal)
 
     def render_ansi(self, e=0):
         s = self.state

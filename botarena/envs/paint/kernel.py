@@ -56,10 +56,11 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
 
 
 @phase     # not glue: inlined by numba, paint's step ran ~20% slower (A/B at batch 64)
-def play_env(s, p, e, actions, rewards, terminated, truncated, obs, masks):
-    """One turn of env e, then its observations drawn whole; True when it is done."""
+def play_env(s, p, e, actions, rewards, terminated, truncated, obs, masks, journals):
+    """One turn of env e, then its observations drawn whole (``redraws_observations``:
+    nothing recorded in the journal); True when it is done."""
     done = step_env(s, p, e, actions[e], rewards[e], terminated[e], truncated[e])
-    observe_env(s, p, e, obs, masks)
+    observe_env(s, p, e, obs, masks, journals)
     return done
 
 

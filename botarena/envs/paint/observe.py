@@ -77,7 +77,7 @@ def observe_ego(colour, positions, time_value, on, obs):
 
 
 @hot
-def observe_env(s, p, e, obs, masks):
+def observe_env(s, p, e, obs, masks, journals):
     """Every player's planes (board or ego view) and action mask of env e.  The helpers
     take the env's arrays, not ``s`` and ``p``: a call passing those tuples copies them."""
     colour, positions, planes, env_masks = s.colour[e], s.positions[e], obs[e], masks[e]

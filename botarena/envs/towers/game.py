@@ -376,7 +376,7 @@ class TowersGame(BatchedGame):
                 "command": np.array(commands, dtype=np.int64), "dead": dead}
 
     def observe_env(self, e):
-        OBSERVE_ONE(self.state, self.params, e, self.obs, self.masks)
+        OBSERVE_ONE(self.state, self.params, e, self.obs, self.masks, self.obs_journal)
 
     def set_position(self, rows, e=0, turn=None):
         """Put env e into the position of an ASCII board (``snapshot()["board"]``'s

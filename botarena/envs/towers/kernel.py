@@ -13,6 +13,7 @@ updated in place by a step (only the tiles of the units before and after the tur
 the constant planes whose value changed).
 """
 from ...core.jit import copy_into, glue, hot, phase
+from ...core.journal import journal_of
 from ...core.loop import game_loop, player_rows
 from ...core.params import params_type
 from ...core.rewards import finish_step
@@ -79,20 +80,22 @@ def step_env(s, p, e, actions, rewards, terminated, truncated):
 
 
 @phase(python=True)
-def step_and_observe(s, p, e, actions, rewards, terminated, truncated, planes, masks):
+def step_and_observe(s, p, e, actions, rewards, terminated, truncated, planes, masks,
+                     journal):
     """``step_env`` with env e's planes (one flat row per player) and masks updated in
-    place; True when the episode is done."""
-    before_turn(s, e, planes, masks)
+    place, what it writes of the planes recorded in its ``journal`` (``core.journal``);
+    True when the episode is done."""
+    before_turn(s, e, planes, masks, journal)
     done = step_env(s, p, e, actions, rewards, terminated, truncated)
-    after_turn(s, p, e, planes, masks)
+    after_turn(s, p, e, planes, masks, journal)
     return done
 
 
 @glue
-def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks):
+def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks, journals):
     """One turn of env e, its planes and masks updated in place; True when it is done."""
     return step_and_observe(s, p, e, actions[e], rewards[e], terminated[e], truncated[e],
-                            planes[e], masks[e])
+                            planes[e], masks[e], journal_of(journals, e))
 
 
 reset, reset_parallel, step, step_parallel, observe_one = game_loop(

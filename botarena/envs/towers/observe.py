@@ -12,9 +12,12 @@ the units the planes show (their tiles' unit planes and mask entries cleared), p
 turn, then draws the units of the state it ends on and rewrites the constant planes whose
 value changed (turn, margins).  Water and flag planes are drawn only by ``observe_env``
 (the map changes only at a reset).  Nothing else may write the planes between steps.
+Every plane entry written is recorded in env e's ``journal`` (``core.journal``: entry
+``a * row + k`` of its observation row for ``planes[a, k]``, through ``put``).
 """
 from ...core.jit import copy_into, fill_plane, hot, phase
-from .constants import (BOT_COUNT_CAP, FIRST_MOVE, FLAG, MARGIN_CAP, NUM_COMMANDS,
+from ...core.journal import journal_of, record
+from .constants import (BOT_COUNT_CAP, FIRST_MOVE, FLAG, MARGIN_CAP, NUM_COMMANDS, NUM_PLANES,
                         NUM_PLAYERS, TURN_SCORE_CAP, WATER, Command, Plane)
 from .paths import NUM_DIRECTIONS, step_ok
 from .rules import count_bots, tower_age, view_direction, view_tile
@@ -42,6 +45,13 @@ def tower_plane(q, a):
 
 
 @phase
+def put(planes, journal, a, k, value):
+    """``planes[a, k] = value``, recorded in ``journal``."""
+    planes[a, k] = value
+    record(journal, a * planes.shape[1] + k, 1, planes[a, k])
+
+
+@phase
 def draw_bot_mask(terrain, tower_at, nbr, base_tile, t, a, pool_open, mask):
     """Player a's mask entries at absolute tile t (``terrain``, ``tower_at``: its env's,
     flat), where an own bot stands: the possible moves, blast, and transform unless t is
@@ -55,7 +65,7 @@ def draw_bot_mask(terrain, tower_at, nbr, base_tile, t, a, pool_open, mask):
 
 
 @hot
-def draw_units(s, p, e, planes, masks):
+def draw_units(s, p, e, planes, masks, journal):
     """Env e's living units on every player's unit planes and its own units' mask
     entries, over planes and masks that show no unit.  Each tile with bots is drawn once,
     from ``s.count`` / ``s.hp_sum`` and the tiles ``count_bots`` lists (counted here;
@@ -76,8 +86,9 @@ def draw_units(s, p, e, planes, masks):
             hp_sum[t] = 0
             for a in range(NUM_PLAYERS):
                 k = bot_plane(q, a) * tiles + view_tile(t, a, tiles)
-                planes[a, k] = full * min(c, BOT_COUNT_CAP) / BOT_COUNT_CAP + rnd
-                planes[a, k + BOT_HP_OFFSET * tiles] = full * hp / (c * p.max_bot_hp) + rnd
+                put(planes, journal, a, k, full * min(c, BOT_COUNT_CAP) / BOT_COUNT_CAP + rnd)
+                put(planes, journal, a, k + BOT_HP_OFFSET * tiles,
+                    full * hp / (c * p.max_bot_hp) + rnd)
             draw_bot_mask(terrain, tower_at, p.nbr, p.base_tile, t, q, pool_open, masks[q])
         for i in range(s.num_towers[e, q]):
             if s.tower_dead[e, q, i]:
@@ -86,16 +97,16 @@ def draw_units(s, p, e, planes, masks):
             ready = tower_age(s, e, q, i) >= p.tower_min_blast_age
             for a in range(NUM_PLAYERS):
                 k = tower_plane(q, a) * tiles + view_tile(t, a, tiles)
-                planes[a, k] = full + rnd
-                planes[a, k + TOWER_HP_OFFSET * tiles] = \
-                    full * min(s.tower_hp[e, q, i] / p.max_tower_hp, 1.0) + rnd
-                planes[a, k + TOWER_READY_OFFSET * tiles] = full * ready + rnd
+                put(planes, journal, a, k, full + rnd)
+                put(planes, journal, a, k + TOWER_HP_OFFSET * tiles,
+                    full * min(s.tower_hp[e, q, i] / p.max_tower_hp, 1.0) + rnd)
+                put(planes, journal, a, k + TOWER_READY_OFFSET * tiles, full * ready + rnd)
             if ready:
                 masks[q, view_tile(t, q, tiles) * NUM_COMMANDS + C_BLAST] = 1
 
 
 @hot
-def erase_units(s, e, planes, masks):
+def erase_units(s, e, planes, masks, journal):
     """Undo ``draw_units`` of env e's current state: the unit planes and the own units'
     mask entries (all but no-op) cleared at every tile where a living unit stands: the
     bots' tiles as the draw's ``count_bots`` listed them (each once)."""
@@ -107,8 +118,8 @@ def erase_units(s, e, planes, masks):
             t = s.stack_tile[e, q, j]
             for a in range(NUM_PLAYERS):
                 k = bot_plane(q, a) * tiles + view_tile(t, a, tiles)
-                planes[a, k] = 0
-                planes[a, k + BOT_HP_OFFSET * tiles] = 0
+                put(planes, journal, a, k, 0)
+                put(planes, journal, a, k + BOT_HP_OFFSET * tiles, 0)
             base = view_tile(t, q, tiles) * NUM_COMMANDS
             for c in range(FIRST_MOVE, NUM_COMMANDS):
                 mask[base + c] = 0
@@ -118,9 +129,9 @@ def erase_units(s, e, planes, masks):
             t = s.tower_x[e, q, i] * size + s.tower_y[e, q, i]
             for a in range(NUM_PLAYERS):
                 k = tower_plane(q, a) * tiles + view_tile(t, a, tiles)
-                planes[a, k] = 0
-                planes[a, k + TOWER_HP_OFFSET * tiles] = 0
-                planes[a, k + TOWER_READY_OFFSET * tiles] = 0
+                put(planes, journal, a, k, 0)
+                put(planes, journal, a, k + TOWER_HP_OFFSET * tiles, 0)
+                put(planes, journal, a, k + TOWER_READY_OFFSET * tiles, 0)
             mask[view_tile(t, q, tiles) * NUM_COMMANDS + C_BLAST] = 0
 
 
@@ -131,21 +142,29 @@ def margin_value(p, own, other, cap):
     return p.full * 0.5 * (1.0 + m) + p.round
 
 
+@phase
+def show_constant(planes, journal, a, k, value, whole):
+    """Player a's constant plane k set to ``value`` where that changed (or if
+    ``whole``), then recorded."""
+    tiles = planes.shape[1] // NUM_PLANES
+    start = k * tiles
+    if fill_plane(planes[a, start:start + tiles], value, whole):
+        record(journal, a * planes.shape[1] + start, tiles, planes[a, start])
+
+
 @hot
-def show_counters(s, p, e, planes, whole):
+def show_counters(s, p, e, planes, journal, whole):
     """Every player's constant planes of the turn and the margins (those whose value
     changed, or all if ``whole``)."""
-    tiles = s.terrain.shape[1] * s.terrain.shape[1]
     turn_value = p.full * s.turn[e] / p.max_turns + p.round
     for a in range(NUM_PLAYERS):
         b = 1 - a
-        own = planes[a]
-        fill_plane(own[P_TURN * tiles:(P_TURN + 1) * tiles], turn_value, whole)
-        fill_plane(own[P_MARGIN * tiles:(P_MARGIN + 1) * tiles],
-                   margin_value(p, s.scores[e, a], s.scores[e, b], MARGIN_CAP), whole)
-        fill_plane(own[P_TURN_MARGIN * tiles:(P_TURN_MARGIN + 1) * tiles],
-                   margin_value(p, s.turn_scores[e, a], s.turn_scores[e, b], TURN_SCORE_CAP),
-                   whole)
+        show_constant(planes, journal, a, P_TURN, turn_value, whole)
+        show_constant(planes, journal, a, P_MARGIN,
+                      margin_value(p, s.scores[e, a], s.scores[e, b], MARGIN_CAP), whole)
+        show_constant(planes, journal, a, P_TURN_MARGIN,
+                      margin_value(p, s.turn_scores[e, a], s.turn_scores[e, b],
+                                   TURN_SCORE_CAP), whole)
 
 
 @hot
@@ -162,7 +181,7 @@ def draw_map(s, p, e, planes):
 
 
 @hot(python=True)
-def observe_env(s, p, e, planes, masks):
+def observe_env(s, p, e, planes, masks, journals):
     """Every player's planes (``planes[e, a]``, a flat row per player: see
     ``core.loop.player_rows`` and constants.Plane) and action mask of env e, written whole
     (after a reset, or a position set from outside): the unit planes cleared, masks copied from the
@@ -174,19 +193,20 @@ def observe_env(s, p, e, planes, masks):
             planes[a, i] = 0
         copy_into(masks[a], p.noop_mask)
     draw_map(s, p, e, planes)
-    draw_units(s, p, e, planes, masks)
-    show_counters(s, p, e, planes, True)
+    journal = journal_of(journals, e)
+    draw_units(s, p, e, planes, masks, journal)
+    show_counters(s, p, e, planes, journal, True)
 
 
 @hot
-def before_turn(s, e, planes, masks):
+def before_turn(s, e, planes, masks, journal):
     """A step's in-place update, before the turn: the units the planes show erased."""
-    erase_units(s, e, planes, masks)
+    erase_units(s, e, planes, masks, journal)
 
 
 @hot
-def after_turn(s, p, e, planes, masks):
+def after_turn(s, p, e, planes, masks, journal):
     """A step's in-place update, after the turn: the units drawn and the constant planes
     that changed rewritten (see the module's docstring)."""
-    draw_units(s, p, e, planes, masks)
-    show_counters(s, p, e, planes, False)
+    draw_units(s, p, e, planes, masks, journal)
+    show_counters(s, p, e, planes, journal, False)
