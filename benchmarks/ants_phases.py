@@ -43,6 +43,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from botarena.core.jit import copy_into, hot
+from botarena.core.journal import journal_of
 from botarena.core.loop import player_rows
 from botarena.core.rewards import finish_step
 from botarena.envs.ants import AntsGame, Config
@@ -90,7 +91,8 @@ def profiled_step(s, p, actions, autoreset, rewards, terminated, truncated, obs,
         if s.over[e]:
             continue
         planes, env_masks, commands = views[e], masks[e], actions[e]
-        shown, razed = before_turn(s, p, e, planes, env_masks)
+        journal = journal_of(journals, e)
+        shown, razed = before_turn(s, p, e, planes, env_masks, journal)
         t2 = cycles()
         move(s, p, e, commands)
         t3 = cycles()
@@ -108,7 +110,7 @@ def profiled_step(s, p, actions, autoreset, rewards, terminated, truncated, obs,
                            rewards[e], terminated[e], truncated[e])
         s.over[e] = done
         t7 = cycles()
-        after_turn(s, p, e, planes, env_masks, shown, razed)
+        after_turn(s, p, e, planes, env_masks, shown, razed, journal)
         t8 = cycles()
         ticks[OBSERVE] += (t2 - t1) + (t8 - t7)
         ticks[MOVES] += t3 - t2

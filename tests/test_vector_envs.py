@@ -440,6 +440,19 @@ def test_kernel_writes_into_the_buffer_handed_out(env_id, short_config):
     paint_v0), and every step's observations, autoresets included, equal those of a game
     stepped alone; what a step returned stays as it was through the next step, and a
     refused step leaves the game's observations where and as they were."""
+    check_written_into_handed_out(env_id, short_config)
+
+
+@pytest.mark.parametrize("view", ["board", "ego"])
+def test_kernel_writes_dungeon_blasts_into_the_buffer_handed_out(view):
+    """As above, for dungeon_v0 games where bombs go off (the short config's never do)
+    and the bombs and danger planes are cleared again, in both views."""
+    check_written_into_handed_out("dungeon_v0", dict(
+        width=7, height=7, metal_blocks=4, wooden_blocks=6, ore_blocks=2, bomb_fuse=5,
+        max_turns=60, num_players=3, view=view))
+
+
+def check_written_into_handed_out(env_id, short_config):
     num_envs = 3
     venv = botarena.vector_env(env_id, num_envs, seed=2, **short_config)
     game = venv.game

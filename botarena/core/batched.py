@@ -335,6 +335,12 @@ class BatchedGame(ABC):
         self._take_sync_args()
         return drawn
 
+    def env_journal(self, e):
+        """Env e's journal (views of its rows of ``obs_journal``), for a kernel function
+        called from Python on one env that records what it writes."""
+        at, length, value, count = self.obs_journal
+        return at[e], length[e], value[e], count[e:e + 1]
+
     def new_obs_buffer(self):
         """An array laid out as ``self.obs`` for ``point_obs``: every env's row recorded
         as written whole, so that the first step writing into it copies the rows."""

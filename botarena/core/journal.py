@@ -70,6 +70,29 @@ def record(journal, start, length, value):
 
 
 @phase
+def put(rows, journal, a, k, value):
+    """``rows[a, k] = value`` in an env's observation rows of one player each (as
+    ``core.loop.player_rows`` gives them), recorded in ``journal``."""
+    rows[a, k] = value
+    record(journal, a * rows.shape[1] + k, 1, rows[a, k])
+
+
+@hot
+def record_runs(journal, start, values):
+    """``values`` (a flat run of the env's observation row from ``start``, e.g. a plane)
+    written whole: recorded as its runs of equal entries (not scanned where the row is
+    recorded whole already: outside the vector envs, always)."""
+    if journal[3][0] == WHOLE:
+        return
+    n = values.shape[0]
+    first = 0
+    for i in range(1, n + 1):
+        if i == n or values[i] != values[first]:
+            record(journal, start + first, i - first, values[first])
+            first = i
+
+
+@phase
 def record_whole(journal):
     """The env's whole observation row written."""
     journal[3][0] = WHOLE
@@ -101,8 +124,9 @@ def replay(obs_flat, obs_units, source_units, journal, e, per_row, per_unit):
             obs_units[i] = source_units[i]
         return
     base = e * per_row * per_unit
+    end = base + per_row * per_unit     # a bad entry never writes outside the env's row
     for j in range(n):
-        start = base + at[j]
+        start = base + max(at[j], 0)
         value = values[j]
-        for i in range(start, start + lengths[j]):
+        for i in range(start, min(start + lengths[j], end)):
             obs_flat[i] = value

@@ -389,7 +389,8 @@ class AntsGame(BatchedGame):
             return
         planes = self.obs[e].reshape(self.num_agents, -1)
         kernel.step_and_observe(s, self.params, e, actions, Draws(cells, rank), self.rewards[e],
-                                self.terminated[e], self.truncated[e], planes, self.masks[e])
+                                self.terminated[e], self.truncated[e], planes, self.masks[e],
+                                self.env_journal(e))
 
     def set_position(self, e, rows, stored_food=None):
         """Replace env e's ants and food (and razed marks) by those of a board in the

@@ -18,7 +18,7 @@ changed).  Prefetching for the envs after the one stepped (``memory``): ``prefet
 """
 
 from ...core.jit import glue, hot, phase
-from ...core.journal import journal_of, record_whole
+from ...core.journal import journal_of
 from ...core.loop import game_loop, player_rows
 from ...core.params import params_type
 from ...core.rewards import finish_step
@@ -115,23 +115,23 @@ def step_env(s, p, e, actions, draws, rewards, terminated, truncated):
 
 
 @phase(python=True)
-def step_and_observe(s, p, e, actions, draws, rewards, terminated, truncated, planes, masks):
+def step_and_observe(s, p, e, actions, draws, rewards, terminated, truncated, planes, masks,
+                     journal):
     """``step_env`` with env e's planes (one flat row per colony) and masks updated in
-    place; True when the episode is done."""
-    shown, razed = before_turn(s, p, e, planes, masks)
+    place, what it writes of the planes recorded in its ``journal``; True when the
+    episode is done."""
+    shown, razed = before_turn(s, p, e, planes, masks, journal)
     done = step_env(s, p, e, actions, draws, rewards, terminated, truncated)
-    after_turn(s, p, e, planes, masks, shown, razed)
+    after_turn(s, p, e, planes, masks, shown, razed, journal)
     return done
 
 
 @glue
 def play_env(s, p, e, actions, rewards, terminated, truncated, planes, masks, journals):
-    """One turn of env e (its own draws), its planes and masks updated in place (recorded
-    in its journal as written whole: a double-buffered row is copied); True when it is
-    done."""
-    record_whole(journal_of(journals, e))
+    """One turn of env e (its own draws), its planes and masks updated in place; True when
+    it is done."""
     return step_and_observe(s, p, e, actions[e], None, rewards[e], terminated[e],
-                            truncated[e], planes[e], masks[e])
+                            truncated[e], planes[e], masks[e], journal_of(journals, e))
 
 
 reset, reset_parallel, step, step_parallel, observe_one = game_loop(

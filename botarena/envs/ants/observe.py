@@ -11,10 +11,12 @@ their move entries in the masks), keeps the food list the planes show, plays the
 then draws the ants of the state it ends on, the food cells that changed, the hills, the
 constant planes whose value changed, and the hill proximity when a hill was razed.  The
 water plane is drawn only by ``observe_env`` (the map changes only at a reset).  Nothing
-else may write the planes between steps.
+else may write the planes between steps.  What the helpers write of the planes is
+recorded in env e's ``journal`` (``core.journal``).
 """
 from ...core.jit import copy_into, fill_plane, hot, phase
-from .constants import FOOD_OBS_CAP, NUM_COMMANDS, Plane
+from ...core.journal import journal_of, put, record, record_runs
+from .constants import FOOD_OBS_CAP, NUM_COMMANDS, NUM_PLANES, Plane
 
 P_OWN, P_FOOD, P_OWN_HILLS, P_ENEMY_HILLS, P_WATER = (
     int(Plane.OWN_ANTS), int(Plane.FOOD), int(Plane.OWN_HILLS), int(Plane.ENEMY_HILLS),
@@ -24,7 +26,7 @@ P_PROXIMITY = int(Plane.HILL_PROXIMITY)
 
 
 @hot
-def mark_ants(s, p, e, planes, masks, drawing):
+def mark_ants(s, p, e, planes, masks, drawing, journal):
     """Env e's ants on every colony's planes and mask: ``drawing``, full on the ant
     plane of its colony (relative to the viewer) and its legal moves in its colony's
     mask (a move is legal where its target is on the map and not water); else those
@@ -39,13 +41,13 @@ def mark_ants(s, p, e, planes, masks, drawing):
     value = p.on * drawing
     legal = int(drawing)
     for a in range(num_players):
-        own, mask = planes[a], masks[a]
+        mask = masks[a]
         for i in range(num_ants):
             rel = int(ant_owner[i]) - a   # int: the int8 owner would wrap in pure Python
             if rel < 0:
                 rel += num_players
             c = int(ant_y[i]) * width + ant_x[i]
-            own[(P_OWN + rel) * n + c] = value
+            put(planes, journal, a, (P_OWN + rel) * n + c, value)
             if rel == 0:
                 base = c * NUM_COMMANDS
                 for k in range(1, NUM_COMMANDS):
@@ -53,7 +55,7 @@ def mark_ants(s, p, e, planes, masks, drawing):
 
 
 @hot
-def show_food(s, p, e, planes, shown):
+def show_food(s, p, e, planes, shown, journal):
     """Every colony's food plane (full where food lies, however many), showing the first
     ``shown`` entries of the ``shown_x``/``shown_y`` list, made to show env e's food
     list: one walk over both lists in order.  A shown entry that the food list does not
@@ -71,23 +73,23 @@ def show_food(s, p, e, planes, shown):
         while j < shown and (shown_x[j] != x or shown_y[j] != y):
             c = P_FOOD * n + shown_y[j] * width + shown_x[j]
             for a in range(planes.shape[0]):
-                planes[a, c] = 0
+                put(planes, journal, a, c, 0)
             j += 1
         if j < shown:
             j += 1
             continue
         c = P_FOOD * n + y * width + x
         for a in range(planes.shape[0]):
-            planes[a, c] = p.on
+            put(planes, journal, a, c, p.on)
     while j < shown:
         c = P_FOOD * n + shown_y[j] * width + shown_x[j]
         for a in range(planes.shape[0]):
-            planes[a, c] = 0
+            put(planes, journal, a, c, 0)
         j += 1
 
 
 @hot
-def show_hills_and_counts(s, p, e, planes, whole):
+def show_hills_and_counts(s, p, e, planes, whole, journal):
     """Every colony's hill planes (full standing, half razed) and constant planes (those
     whose value changed, or all if ``whole``)."""
     width = s.ant_at.shape[2]
@@ -101,17 +103,26 @@ def show_hills_and_counts(s, p, e, planes, whole):
     turn_value = p.full * s.turn[e] / p.max_turns + p.round
     alive_value = p.full * living / num_players + p.round
     for a in range(num_players):
-        own = planes[a]
         for h in range(hill_x.shape[0]):            # hills stand on distinct cells
             owner = hill_owner[h]
             if owner < 0:
                 continue
             k = P_OWN_HILLS if owner == a else P_ENEMY_HILLS
-            own[k * n + hill_y[h] * width + hill_x[h]] = p.half if hill_razed[h] else p.on
-        fill_plane(own[P_STORED * n:(P_STORED + 1) * n],
-                   p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round, whole)
-        fill_plane(own[P_TURN * n:(P_TURN + 1) * n], turn_value, whole)
-        fill_plane(own[P_ALIVE * n:(P_ALIVE + 1) * n], alive_value, whole)
+            put(planes, journal, a, k * n + hill_y[h] * width + hill_x[h],
+                p.half if hill_razed[h] else p.on)
+        show_constant(planes, journal, a, P_STORED,
+                      p.full * min(stored[a], FOOD_OBS_CAP) / FOOD_OBS_CAP + p.round, whole)
+        show_constant(planes, journal, a, P_TURN, turn_value, whole)
+        show_constant(planes, journal, a, P_ALIVE, alive_value, whole)
+
+
+@phase
+def show_constant(planes, journal, a, k, value, whole):
+    """Colony a's constant plane k set to ``value`` where that changed (or if
+    ``whole``), then recorded."""
+    n = planes.shape[1] // NUM_PLANES
+    if fill_plane(planes[a, k * n:(k + 1) * n], value, whole):
+        record(journal, a * planes.shape[1] + k * n, n, planes[a, k * n])
 
 
 @hot
@@ -134,7 +145,7 @@ def map_hill(p, x, y):
 
 
 @hot
-def show_hill_proximity(s, p, e, planes):
+def show_hill_proximity(s, p, e, planes, journal):
     """Every colony's HILL_PROXIMITY plane, drawn whole: on each cell, the largest value
     that the standing hills of other colonies give it alone (``p.hill_near``, made with
     the map: the plane falls with the steps over land, so the largest value is that of
@@ -152,6 +163,7 @@ def show_hill_proximity(s, p, e, planes):
             alone = p.hill_near[map_hill(p, hill_x[h], hill_y[h])]
             for c in range(n):
                 near[c] = max(near[c], alone[c])
+        record_runs(journal, a * planes.shape[1] + P_PROXIMITY * n, near)
 
 
 @hot(python=True)
@@ -170,18 +182,19 @@ def observe_env(s, p, e, planes, masks, journals):
         for i in range(n):
             water[i] = p.water_plane[i]
         copy_into(masks[a], p.stay_mask)
-    mark_ants(s, p, e, planes, masks, True)
-    show_food(s, p, e, planes, 0)
-    show_hills_and_counts(s, p, e, planes, True)
-    show_hill_proximity(s, p, e, planes)
+    journal = journal_of(journals, e)
+    mark_ants(s, p, e, planes, masks, True, journal)
+    show_food(s, p, e, planes, 0, journal)
+    show_hills_and_counts(s, p, e, planes, True, journal)
+    show_hill_proximity(s, p, e, planes, journal)
 
 
 @phase
-def before_turn(s, p, e, planes, masks):
+def before_turn(s, p, e, planes, masks, journal):
     """What a step's in-place update needs from the state the planes show: its ants'
     marks cleared, its food list kept (``shown_x``/``shown_y``); returns that list's
     length and the number of razed hills."""
-    mark_ants(s, p, e, planes, masks, False)
+    mark_ants(s, p, e, planes, masks, False, journal)
     food_x, food_y, shown_x, shown_y = s.food_x[e], s.food_y[e], s.shown_x[e], s.shown_y[e]
     for f in range(s.num_food[e]):
         shown_x[f] = food_x[f]
@@ -190,11 +203,11 @@ def before_turn(s, p, e, planes, masks):
 
 
 @phase
-def after_turn(s, p, e, planes, masks, shown, razed):
+def after_turn(s, p, e, planes, masks, shown, razed, journal):
     """The planes and masks updated in place to the state the turn ended on (nothing
     else may write them between steps); ``shown``, ``razed``: as ``before_turn`` found."""
-    mark_ants(s, p, e, planes, masks, True)
-    show_food(s, p, e, planes, shown)
-    show_hills_and_counts(s, p, e, planes, False)
+    mark_ants(s, p, e, planes, masks, True, journal)
+    show_food(s, p, e, planes, shown, journal)
+    show_hills_and_counts(s, p, e, planes, False, journal)
     if razed_hills(s, e) != razed:
-        show_hill_proximity(s, p, e, planes)
+        show_hill_proximity(s, p, e, planes, journal)

@@ -16,7 +16,7 @@ Every plane entry written is recorded in env e's ``journal`` (``core.journal``: 
 ``a * row + k`` of its observation row for ``planes[a, k]``, through ``put``).
 """
 from ...core.jit import copy_into, fill_plane, hot, phase
-from ...core.journal import journal_of, record
+from ...core.journal import journal_of, put, record
 from .constants import (BOT_COUNT_CAP, FIRST_MOVE, FLAG, MARGIN_CAP, NUM_COMMANDS, NUM_PLANES,
                         NUM_PLAYERS, TURN_SCORE_CAP, WATER, Command, Plane)
 from .paths import NUM_DIRECTIONS, step_ok
@@ -42,13 +42,6 @@ def bot_plane(q, a):
 def tower_plane(q, a):
     """The plane where player a sees player q's towers (HP and readiness: at the offsets)."""
     return P_OWN_TOWERS if q == a else P_ENEMY_TOWERS
-
-
-@phase
-def put(planes, journal, a, k, value):
-    """``planes[a, k] = value``, recorded in ``journal``."""
-    planes[a, k] = value
-    record(journal, a * planes.shape[1] + k, 1, planes[a, k])
 
 
 @phase
