@@ -436,7 +436,7 @@ def test_gymnasium_vector_env_without_copies_hands_out_the_game_buffers(env_id, 
 def test_kernel_writes_into_the_buffer_handed_out(env_id, short_config):
     """With every agent a learner, the kernel writes the observations straight into the
     buffer the vector env hands out (no copy): the two sets alternate, the buffer of two
-    steps ago brought up to date at the lines the last step wrote (or drawn whole:
+    steps ago brought up to date by replaying what the last step wrote (or drawn whole:
     paint_v0), and every step's observations, autoresets included, equal those of a game
     stepped alone; what a step returned stays as it was through the next step, and a
     refused step leaves the game's observations where and as they were."""

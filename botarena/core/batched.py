@@ -303,7 +303,7 @@ class BatchedGame(ABC):
 
     def _obs_sync(self):
         """The kernels' last arguments: ``obs`` and its source as units, the
-        written-lines map, and whether ``obs`` is to be brought up to date from the source
+        journal's arrays, and whether ``obs`` is to be brought up to date from the source
         (see ``point_obs``)."""
         return self._sync_args
 

@@ -20,7 +20,7 @@ SB3 stores a step's observations and masks in its rollout buffer only after the 
 step.  Copy what you keep for longer.  With every agent a learner, the observations are
 not copied: the game's ``obs`` is pointed at the set's buffer before each step
 (``BatchedGame.point_obs``), and the kernel writes them there, bringing the buffer of
-two steps ago up to date at the lines the last step wrote (or drawing them whole:
+two steps ago up to date by replaying what the last step wrote (or drawing them whole:
 ``redraws_observations``, paint_v0).  With ``copy=False`` and every agent a learner
 (``opponent=None``), the observations and masks handed out are the game's own buffers
 instead (views, no copy: their slots are the game's rows), valid only until the next
