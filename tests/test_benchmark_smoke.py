@@ -96,3 +96,26 @@ def test_cold_start_refuses_unknown_envs():
     result = subprocess.run([sys.executable, "-m", "benchmarks.cold_start", "--envs", "nope_v0"],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 2 and "unknown env ids ['nope_v0']" in result.stderr
+
+
+@pytest.mark.slow
+def test_vector_layers_table(tmp_path):
+    """``benchmarks.vector_layers`` times every layer of the vector env on a game that
+    records its observation writes (coderunner_v0).  Slow: it compiles coderunner_v0's
+    threaded kernels (~1 CPU-minute cold), which no fast test needs."""
+    from benchmarks import vector_layers
+    out = tmp_path / "layers.json"
+    assert vector_layers.main(["--envs", "coderunner_v0", "--batch", "4", "--steps", "3",
+                               "--repeats", "3", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    expected = [layer for layer in vector_layers.LAYERS
+                if layer != "vector_env" or _installed("stable_baselines3")]
+    assert [r["layer"] for r in rows] == expected
+    assert rows[0]["kernel_ratio"] == 1.0
+    assert all(r["us_per_step"] > 0 and r["kernel_ratio"] > 0 for r in rows)
+
+
+def test_vector_layers_refuses_unknown_envs():
+    from benchmarks import vector_layers
+    with pytest.raises(ValueError, match="nope_v0"):
+        vector_layers.main(["--envs", "nope_v0", "--steps", "1", "--repeats", "3"])
