@@ -91,7 +91,7 @@ def layer_passes(env_id, batch, steps):
     def only_alternate(i):
         point_alternate(i)
         # timing only: no replay (the kernel's ``sync`` argument off) and no recording
-        # (every row's journal full, so ``record`` returns at once)
+        # (every row's journal marked as written whole, so ``record`` returns at once)
         alternate._sync_args = alternate._sync_args[:-1] + (False,)
         alternate.obs_journal[-1][...] = WHOLE
 
