@@ -168,9 +168,10 @@ def vector_pass(env_id, batch, actions, args, views=False):
         vec = botarena.gymnasium_vector_env(env_id, batch, copy=False)
     else:
         vec = botarena.vector_env(env_id, batch, seed=SEED)
-    steps = actions.shape[0]
-    # one action per slot, int64 as a torch policy's samples reach SB3's VecEnv
-    flat = actions.reshape((steps, -1) + actions.shape[3:]).astype(np.int64)
+    # one action per slot, int64 as a torch policy's samples reach SB3's VecEnv; replayed
+    # in turn for as many steps as the kernel rows (array-action games record fewer)
+    flat = actions.reshape((actions.shape[0], -1) + actions.shape[3:]).astype(np.int64)
+    steps = _steps_for(VECTOR_BUDGET, flat.shape[1], args.quick, args.steps)
 
     def prepare():
         if views:
@@ -181,7 +182,7 @@ def vector_pass(env_id, batch, actions, args, views=False):
 
     def run():
         for i in range(steps):
-            vec.step(flat[i])
+            vec.step(flat[i % len(flat)])
 
     prepare()
     run()  # warm up
