@@ -5,8 +5,9 @@ from numba import njit, types
 from numba.core import config as numba_config
 from numba.extending import intrinsic
 
-from botarena.core.jit import (FULL_OPT, INNER_OPT, bind, copy_parallel, glue, hot,
-                               narrow_into, narrow_into_parallel, phase, view)
+from botarena.core.batched import action_dtype
+from botarena.core.jit import (FULL_OPT, INNER_OPT, bind, copy_parallel, first_outside, glue,
+                               hot, narrow_into, narrow_into_parallel, phase, view)
 
 
 @hot
@@ -160,3 +161,32 @@ def test_narrowing_copies_and_finds_the_first_value_outside(chunks):
     first = values.copy()
     first[[2, 35]] = 256 + 1, 7
     assert narrow(first, out) == 2
+
+
+@pytest.mark.parametrize("action_values, dtype", [(5, np.int8), (127, np.int8),
+                                                  (128, np.int16), (40_000, np.int32)])
+def test_the_action_buffer_holds_the_checks_bound(action_values, dtype):
+    """``action_dtype`` holds every action and ``action_values`` itself: the step checks
+    the buffer against that bound cast to the buffer's dtype (128 in int8 would be -128,
+    and every action would count as outside)."""
+    assert action_dtype(action_values) == dtype
+    assert dtype(action_values) == action_values
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int64])
+def test_the_check_at_the_buffers_width_finds_the_first_value_outside(dtype):
+    """``first_outside`` with a bound of the array's own dtype (as the step calls it)
+    finds the same first value outside ``[0, high)`` as with an int64 bound: the
+    bound itself, the type's extremes and -1, wherever they are."""
+    high = 5
+    grid = (np.arange(3 * 2 * 400) % high).astype(dtype).reshape(3, 2, 400)
+    for bound in (dtype(high), high):
+        assert first_outside(grid, bound) == -1
+    info = np.iinfo(dtype)
+    for where, bad in ((2399, high), (0, -1), (1234, info.min), (801, info.max)):
+        wild = grid.copy()
+        wild.reshape(-1)[where] = bad
+        wild.reshape(-1)[2398] = -1      # a later value outside too: the first is found
+        expected = min(where, 2398)
+        assert first_outside(wild, dtype(high)) == expected
+        assert first_outside(wild, high) == expected

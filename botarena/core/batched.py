@@ -60,10 +60,12 @@ OBS_ONE = {"uint8": 255, "float32": 1.0}  # value of a true (or full) plane cell
 
 def action_dtype(action_values):
     """The action buffer's dtype: the narrowest signed integer that holds every action
-    value (int8 for every game so far).  The step's check reads the whole buffer, and a
-    command per cell makes it hundreds of entries an agent: at int64 the check took ~30%
-    of ants_v0's step, memory-bound (``docs/results.md``, session 18)."""
-    return np.min_scalar_type(-int(action_values))
+    value and ``action_values`` itself, the check's bound (int8 for every game so far).
+    The step's check reads the whole buffer, and a command per cell makes it hundreds of
+    entries an agent: at int64 the check took ~30% of ants_v0's step, memory-bound
+    (``docs/results.md``, session 18).  Signed: a negative value written stays negative,
+    and the check catches it."""
+    return np.min_scalar_type(-int(action_values) - 1)
 
 
 def _is_int(x):
@@ -164,7 +166,10 @@ class BatchedGame(ABC):
                            self.params, 1, self._reset_buffers())
         self._step = bind(k.step_parallel if self.threaded else k.step, self.state, self.params,
                           1, (self.actions, False) + self._step_buffers())
-        self._first_outside = bind(first_outside, self.actions, self._action_values)
+        # the check's bound in the buffer's dtype: compared at its width, the check of
+        # ants_v0's int8 commands ran 4x faster than against an int64 bound
+        self._action_limit = self.actions.dtype.type(self._action_values)
+        self._first_outside = bind(first_outside, self.actions, self._action_limit)
         self._narrow_int64 = None    # bound at the first int64 actions (``narrow``)
 
     def __getstate__(self):
@@ -243,7 +248,7 @@ class BatchedGame(ABC):
                                  f"{', command per cell' if self.action_shape() else ''}), "
                                  f"got {actions.shape}")
         if self._same_layout(actions):
-            self._raise_outside(actions, self._first_outside(actions, self._action_values))
+            self._raise_outside(actions, self._first_outside(actions, self._action_limit))
         else:
             actions = np.ascontiguousarray(actions)
             self._raise_outside(actions, self.narrow(actions))
@@ -365,7 +370,7 @@ class BatchedGame(ABC):
     def check_actions(self, actions):
         """Raise ``ValueError`` unless every action is in ``[0, action_values)``."""
         if self._same_layout(actions):
-            i = self._first_outside(actions, self._action_values)
+            i = self._first_outside(actions, self._action_limit)
         else:      # flat: one compiled copy for any shape
             actions = np.ascontiguousarray(actions).reshape(-1)
             i = first_outside(actions, self._action_values)
