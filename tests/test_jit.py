@@ -190,3 +190,24 @@ def test_the_check_at_the_buffers_width_finds_the_first_value_outside(dtype):
         expected = min(where, 2398)
         assert first_outside(wild, dtype(high)) == expected
         assert first_outside(wild, high) == expected
+
+
+@pytest.mark.parametrize("chunks", [0, 2])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint64, np.uint8])
+def test_narrowing_checks_sources_of_every_integer_type(chunks, dtype):
+    """The narrowing compares each value as an unsigned 64-bit integer: a negative int32,
+    a uint64 above int64's range and a uint8 of 255 all count as outside, and in-range
+    values of every source type are copied as they are."""
+    values = (np.arange(40) % 5).astype(dtype)
+    out = np.full(40, -9, dtype=np.int8)
+
+    def narrow(values):
+        if not chunks:
+            return narrow_into(values, out, 5)
+        return narrow_into_parallel(values, out, 5, np.zeros(chunks, dtype=np.bool_))
+
+    assert narrow(values) == -1 and np.array_equal(out, values)
+    big = {np.int32: -7, np.uint64: 2 ** 63 + 1, np.uint8: 255}[dtype]
+    wild = values.copy()
+    wild[[23, 31]] = big, 5
+    assert narrow(wild) == 23

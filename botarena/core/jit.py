@@ -246,10 +246,15 @@ def first_outside(values, high):
 
 @hot
 def narrow_range(values, out, high):
-    """``out[:] = values``; whether one of those values is outside ``[0, high)``."""
+    """``out[:] = values``; whether one of those values is outside ``[0, high)``: as an
+    unsigned 64-bit integer (a negative value wraps to a huge one), a value is outside
+    when it is at least ``high``, one comparison instead of two (narrowing ants_v0's
+    26 MB of int64 commands on two threads: ~560-680 -> ~485 us, where only reading them
+    takes ~455)."""
+    limit = np.uint64(high)
     bad = False
     for i in range(values.shape[0]):
-        bad |= (values[i] < 0) | (values[i] >= high)
+        bad |= np.uint64(values[i]) >= limit
         out[i] = values[i]
     return bad
 
