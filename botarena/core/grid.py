@@ -41,8 +41,11 @@ def centre_window(planes, height, width, row, col, outside, window):
             out[i] = value
         for r in range(height):
             start = (r - row + height - 1) * wide + width - 1 - col
+            # views indexed from 0: LLVM then copies the row many entries at a time
+            # (``core.journal.replay``)
+            dst, line = out[start:start + width], src[r * width:(r + 1) * width]
             for c in range(width):
-                out[start + c] = src[r * width + c]
+                dst[c] = line[c]
 
 
 def read_map_file(path):
