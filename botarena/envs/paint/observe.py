@@ -66,11 +66,17 @@ def observe_ego(colour, positions, time_value, on, obs):
                     plane[r, c] = fill
         top, left = height - 1 - positions[a, 0], width - 1 - positions[a, 1]
         for r in range(height):
+            # the board row's window squares as views indexed from 0: LLVM then writes
+            # many squares at a time (``core.journal.replay``)
+            line = colour[r]
+            own = planes[OWN_PAINT, top + r, left:left + width]
+            opponent = planes[OPPONENT_PAINT, top + r, left:left + width]
+            obstacle = planes[OBSTACLE_PLANE, top + r, left:left + width]
             for c in range(width):
-                value = colour[r, c]
-                planes[OWN_PAINT, top + r, left + c] = (value == me) * on
-                planes[OPPONENT_PAINT, top + r, left + c] = ((value > 0) & (value != me)) * on
-                planes[OBSTACLE_PLANE, top + r, left + c] = (value == OBSTACLE) * on
+                value = line[c]
+                own[c] = (value == me) * on
+                opponent[c] = ((value > 0) & (value != me)) * on
+                obstacle[c] = (value == OBSTACLE) * on
         for b in range(positions.shape[0]):
             planes[OWN_AVATAR if b == a else OPPONENT_AVATAR,
                    top + positions[b, 0], left + positions[b, 1]] = on
