@@ -23,7 +23,7 @@ def observe_board(colour, positions, time_value, on, obs):
     board = colour.reshape(n)
     all_planes = obs.reshape(obs.shape[0], obs.shape[1], n)
     for a in range(positions.shape[0]):
-        me = a + 1
+        me = board.dtype.type(a + 1)    # the board's int16: an int64 would widen every cell
         planes = all_planes[a]
         own, opponent, obstacle = planes[OWN_PAINT], planes[OPPONENT_PAINT], planes[OBSTACLE_PLANE]
         own_avatar, opponent_avatar, time_left = (planes[OWN_AVATAR], planes[OPPONENT_AVATAR],
@@ -54,7 +54,7 @@ def observe_ego(colour, positions, time_value, on, obs):
     is in view from anywhere; window squares off the board read as obstacles."""
     height, width = colour.shape
     for a in range(positions.shape[0]):
-        me = a + 1
+        me = colour.dtype.type(a + 1)   # as in observe_board
         planes = obs[a]
         planes[TIME_LEFT, 0, 0] = time_value
         time_cell = planes[TIME_LEFT, 0, 0]   # cast once to the obs dtype
